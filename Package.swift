@@ -1,0 +1,30 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "entityidx",
+    products: [
+        .executable(name: "entityidx", targets: ["entityidx"]),
+        .library(name: "EntityIndex", targets: ["EntityIndex"]),
+    ],
+    targets: [
+        // Plain-C shim: SQLite helpers Swift cannot call, and every ICU call (ICU headers never reach Swift).
+        .target(
+            name: "CEntityIdx",
+            linkerSettings: [.linkedLibrary("sqlite3"), .linkedLibrary("icuuc"), .linkedLibrary("icui18n")]
+        ),
+        .target(name: "SQLite", dependencies: ["CEntityIdx"]),
+        .target(name: "JSON"),
+        .target(name: "EntityIndex", dependencies: ["CEntityIdx", "SQLite", "JSON"]),
+        .target(name: "EntityIndexPipe", dependencies: ["EntityIndex", "JSON"]),
+        .target(name: "EntityIndexCLI", dependencies: ["EntityIndex", "EntityIndexPipe", "JSON"]),
+        .executableTarget(name: "entityidx", dependencies: ["EntityIndexCLI"]),
+        .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
+        .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "EntityIndexTests", dependencies: ["EntityIndex", "JSON"]),
+        .testTarget(name: "EntityIndexPipeTests", dependencies: ["EntityIndexPipe", "EntityIndex", "JSON"]),
+        .testTarget(name: "EntityIndexCLITests", dependencies: ["EntityIndexCLI"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["JSON"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,283 @@
+/* Text analysis with ICU: word segmentation and per-word normalization.
+ *
+ * The pipeline follows Tracker's parser (ICU word break, case fold, NFKD, strip marks, ASCII fast path) with the
+ * changes our acceptance cases need: NFKC case folding (width, ß, ligatures), marks stripped only where they are
+ * accents (Latin, Greek, Arabic, Hebrew) and never on Thai, Indic or CJK, Latin-ASCII for letters such as æ, ø, ł,
+ * and Han/kana/Hangul emitted one character per token so that callers can index overlapping bigrams.
+ * https://unicode-org.github.io/icu/userguide/boundaryanalysis/ and .../transforms/normalization/ */
+
+#include "CEntityIdx.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unicode/ubrk.h>
+#include <unicode/uchar.h>
+#include <unicode/unorm2.h>
+#include <unicode/uscript.h>
+#include <unicode/ustring.h>
+#include <unicode/utrans.h>
+#include <unicode/uversion.h>
+
+/* ICU objects are not thread-safe (break iterators and transliterators keep state), so each thread owns its own. */
+typedef struct {
+    UBreakIterator *brk;
+    UTransliterator *latin;
+    int latinFailed;
+    UChar *text; int32_t *map; int32_t textCap; int32_t mapCap;   /* input as UTF-16, and UTF-16 index -> UTF-8 offset */
+    UChar *a; UChar *b; int32_t scratchCap;        /* normalization scratch */
+} analyzer;
+
+static _Thread_local analyzer tl;
+
+typedef struct {
+    eidx_token *tokens; int32_t tokenCap; int32_t count;
+    char *out; int32_t outCap; int32_t outLen;
+    int overflow;
+} sink;
+
+static int grow(void **p, int32_t *cap, int32_t need, size_t elem) {
+    if (*cap >= need) return 1;
+    int32_t n = need < 256 ? 256 : need + need / 2;
+    void *q = realloc(*p, (size_t)n * elem);
+    if (!q) return 0;
+    *p = q; *cap = n;
+    return 1;
+}
+
+static int ensure_scratch(int32_t need) {
+    if (tl.scratchCap >= need) return 1;
+    int32_t n = need < 256 ? 256 : need * 2;
+    UChar *a = realloc(tl.a, (size_t)n * sizeof(UChar));
+    if (!a) return 0;
+    tl.a = a;
+    UChar *b = realloc(tl.b, (size_t)n * sizeof(UChar));
+    if (!b) return 0;
+    tl.b = b;
+    tl.scratchCap = n;
+    return 1;
+}
+
+static int is_cjk(UChar32 c) {
+    if (c == 0x30FC || c == 0xFF70 || c == 0x3005 || c == 0x3006 || c == 0x309D || c == 0x309E || c == 0x30FD ||
+        c == 0x30FE) return 1; /* prolonged sound marks and iteration marks */
+    UErrorCode e = U_ZERO_ERROR;
+    UScriptCode s = uscript_getScript(c, &e);
+    if (U_FAILURE(e)) return 0;
+    return s == USCRIPT_HAN || s == USCRIPT_HIRAGANA || s == USCRIPT_KATAKANA || s == USCRIPT_HANGUL ||
+           s == USCRIPT_BOPOMOFO;
+}
+
+static int is_word_char(UChar32 c) {
+    return (U_GET_GC_MASK(c) & (U_GC_L_MASK | U_GC_N_MASK | U_GC_M_MASK)) != 0;
+}
+
+/* Appends one token: its normalized UTF-16 text, converted to UTF-8, with its source span. */
+static void emit(sink *k, const UChar *s, int32_t n, int32_t start, int32_t end, int32_t flags) {
+    if (n <= 0) return;
+    if (k->count >= k->tokenCap) { k->overflow = 1; return; }
+    int32_t len = 0;
+    UErrorCode e = U_ZERO_ERROR;
+    u_strToUTF8(NULL, 0, &len, s, n, &e);
+    if (k->outLen + len > k->outCap) { k->overflow = 1; return; }
+    e = U_ZERO_ERROR;
+    u_strToUTF8(k->out + k->outLen, k->outCap - k->outLen, &len, s, n, &e);
+    eidx_token *t = &k->tokens[k->count++];
+    t->start = start; t->end = end; t->norm = k->outLen; t->normLength = len; t->flags = flags;
+    k->outLen += len;
+}
+
+/* Splits normalized text on anything that is not a letter, digit or mark, and emits the parts. */
+static void emit_words(sink *k, const UChar *s, int32_t n, int32_t start, int32_t end) {
+    int32_t i = 0;
+    while (i < n) {
+        int32_t from = i, flags = 0;
+        while (i < n) {
+            int32_t at = i;
+            UChar32 c;
+            U16_NEXT(s, i, n, c);
+            if (!is_word_char(c)) { if (at == from) { from = i; continue; } i = at; break; }
+            if (u_isdigit(c) || (U_GET_GC_MASK(c) & U_GC_N_MASK)) flags |= EIDX_TOKEN_DIGIT;
+            if (U_GET_GC_MASK(c) & U_GC_L_MASK) flags |= EIDX_TOKEN_LETTER;
+        }
+        if (i > from) emit(k, s + from, i - from, start, end, flags);
+        if (i == from) i++;
+    }
+}
+
+static int strips_marks(UScriptCode s) {
+    return s == USCRIPT_LATIN || s == USCRIPT_GREEK || s == USCRIPT_ARABIC || s == USCRIPT_HEBREW ||
+           s == USCRIPT_COMMON || s == USCRIPT_INHERITED;
+}
+
+/* Normalizes one run of letters/digits/marks (never CJK) and emits its words. */
+static int flush_word(sink *k, int32_t from, int32_t to) {
+    const UChar *src = tl.text + from;
+    int32_t n = to - from;
+    int32_t start = tl.map[from], end = tl.map[to];
+    if (!ensure_scratch(n * 18 + 16)) return -1;
+    UErrorCode e = U_ZERO_ERROR;
+    const UNormalizer2 *fold = unorm2_getNFKCCasefoldInstance(&e);
+    int32_t len = unorm2_normalize(fold, src, n, tl.a, tl.scratchCap, &e);
+    if (U_FAILURE(e)) return -1;
+
+    int ascii = 1, stripping = 0, latin = 0;
+    for (int32_t i = 0; i < len; i++) {
+        UChar c = tl.a[i];
+        if (c < 0x80) continue;
+        ascii = 0;
+        if (c == 0x0451) tl.a[i] = 0x0435; /* ё -> е */
+    }
+    if (ascii) { emit_words(k, tl.a, len, start, end); return 0; }
+
+    /* Decompose, drop combining marks that follow a base of a script where marks are accents, recompose. */
+    const UNormalizer2 *nfd = unorm2_getNFDInstance(&e);
+    const UNormalizer2 *nfc = unorm2_getNFCInstance(&e);
+    int32_t dlen = unorm2_normalize(nfd, tl.a, len, tl.b, tl.scratchCap, &e);
+    if (U_FAILURE(e)) return -1;
+    int32_t w = 0;
+    UScriptCode base = USCRIPT_COMMON;
+    for (int32_t i = 0; i < dlen;) {
+        int32_t at = i;
+        UChar32 c;
+        U16_NEXT(tl.b, i, dlen, c);
+        if (u_charType(c) == U_NON_SPACING_MARK) {
+            if (strips_marks(base)) { stripping = 1; continue; }
+        } else {
+            UErrorCode se = U_ZERO_ERROR;
+            base = uscript_getScript(c, &se);
+            if (base == USCRIPT_LATIN && c >= 0x80) latin = 1;
+        }
+        while (at < i) tl.b[w++] = tl.b[at++];
+    }
+    if (stripping) {
+        len = unorm2_normalize(nfc, tl.b, w, tl.a, tl.scratchCap, &e);
+        if (U_FAILURE(e)) return -1;
+    }
+    if (latin && !tl.latinFailed) {
+        /* Letters that do not decompose (æ, ø, ł, đ, þ…) still need folding to ASCII. */
+        if (!tl.latin) {
+            UErrorCode te = U_ZERO_ERROR;
+            static const UChar id[] = {'L', 'a', 't', 'i', 'n', '-', 'A', 'S', 'C', 'I', 'I', 0};
+            tl.latin = utrans_openU(id, -1, UTRANS_FORWARD, NULL, 0, NULL, &te);
+            if (U_FAILURE(te)) { tl.latin = NULL; tl.latinFailed = 1; }
+        }
+        int any = 0;
+        for (int32_t i = 0; i < len; i++) if (tl.a[i] >= 0x80) { any = 1; break; }
+        if (tl.latin && any) {
+            int32_t limit = len, textLen = len;
+            UErrorCode te = U_ZERO_ERROR;
+            utrans_transUChars(tl.latin, tl.a, &textLen, tl.scratchCap, 0, &limit, &te);
+            if (U_SUCCESS(te)) {
+                len = textLen;
+                for (int32_t i = 0; i < len; i++) if (tl.a[i] >= 'A' && tl.a[i] <= 'Z') tl.a[i] += 32;
+            }
+        }
+    }
+    emit_words(k, tl.a, len, start, end);
+    return 0;
+}
+
+/* Normalizes a run of CJK characters and emits one token per character. */
+static int flush_cjk(sink *k, int32_t from, int32_t to) {
+    int32_t n = to - from;
+    if (!ensure_scratch(n * 18 + 16)) return -1;
+    UErrorCode e = U_ZERO_ERROR;
+    const UNormalizer2 *fold = unorm2_getNFKCCasefoldInstance(&e);
+    int32_t len = unorm2_normalize(fold, tl.text + from, n, tl.a, tl.scratchCap, &e);
+    if (U_FAILURE(e)) return -1;
+    int32_t srcCount = u_countChar32(tl.text + from, n), outCount = u_countChar32(tl.a, len);
+    int32_t si = from;
+    for (int32_t i = 0; i < len;) {
+        int32_t at = i;
+        UChar32 c;
+        U16_NEXT(tl.a, i, len, c);
+        int32_t start = tl.map[from], end = tl.map[to];
+        if (srcCount == outCount) {
+            int32_t sat = si;
+            UChar32 sc;
+            U16_NEXT(tl.text, si, to, sc);
+            (void)sc;
+            start = tl.map[sat]; end = tl.map[si];
+        }
+        if (u_charType(c) == U_NON_SPACING_MARK || u_charType(c) == U_MODIFIER_LETTER) {
+            if (!is_cjk(c)) continue; /* a stray voicing mark */
+        }
+        emit(k, tl.a + at, i - at, start, end, EIDX_TOKEN_CJK | EIDX_TOKEN_LETTER);
+    }
+    return 0;
+}
+
+static int32_t to_utf16(const char *utf8, int32_t length) {
+    if (!grow((void **)&tl.text, &tl.textCap, length + 1, sizeof(UChar))) return -1;
+    if (!grow((void **)&tl.map, &tl.mapCap, length + 1, sizeof(int32_t))) return -1;
+    const uint8_t *s = (const uint8_t *)utf8;
+    int32_t i = 0, n = 0;
+    while (i < length) {
+        UChar32 c;
+        int32_t at = i;
+        U8_NEXT(s, i, length, c);
+        if (c < 0) c = 0xFFFD;
+        if (c <= 0xFFFF) { tl.map[n] = at; tl.text[n++] = (UChar)c; }
+        else { tl.map[n] = at; tl.text[n++] = U16_LEAD(c); tl.map[n] = at; tl.text[n++] = U16_TRAIL(c); }
+    }
+    tl.map[n] = length;
+    return n;
+}
+
+int32_t eidx_analyze(const char *utf8, int32_t length, eidx_token *tokens, int32_t tokenCapacity, char *out,
+                     int32_t outCapacity, int32_t *tokenCount, int32_t *outLength) {
+    sink k = {tokens, tokenCapacity, 0, out, outCapacity, 0, 0};
+    int32_t n = to_utf16(utf8, length);
+    if (n < 0) return -1;
+    UErrorCode e = U_ZERO_ERROR;
+    if (!tl.brk) {
+        tl.brk = ubrk_open(UBRK_WORD, "", NULL, 0, &e);
+        if (U_FAILURE(e)) { tl.brk = NULL; return -1; }
+    }
+    ubrk_setText(tl.brk, tl.text, n, &e);
+    if (U_FAILURE(e)) return -1;
+    int32_t start = ubrk_first(tl.brk);
+    for (int32_t end = ubrk_next(tl.brk); end != UBRK_DONE; start = end, end = ubrk_next(tl.brk)) {
+        if (ubrk_getRuleStatus(tl.brk) < UBRK_WORD_NONE_LIMIT) {
+            /* Punctuation and spaces; but a CJK character ICU calls "none" (rare) is still a word. */
+            int any = 0;
+            for (int32_t i = start; i < end;) { UChar32 c; U16_NEXT(tl.text, i, end, c); if (is_cjk(c) && u_isalpha(c)) any = 1; }
+            if (!any) continue;
+        }
+        /* Split the segment into runs: word characters, CJK characters, and separators between them. */
+        int32_t runStart = start, kind = 0; /* 0 none, 1 word, 2 cjk */
+        for (int32_t i = start; i <= end;) {
+            int32_t at = i, ck = 0;
+            if (i < end) {
+                UChar32 c;
+                U16_NEXT(tl.text, i, end, c);
+                if (is_cjk(c)) ck = 2;
+                else if (is_word_char(c)) ck = (kind == 2 && (U_GET_GC_MASK(c) & (U_GC_M_MASK | U_GC_LM_MASK))) ? 2 : 1;
+            } else {
+                i++;
+            }
+            if (ck != kind) {
+                if (kind == 1 && flush_word(&k, runStart, at) < 0) return -1;
+                if (kind == 2 && flush_cjk(&k, runStart, at) < 0) return -1;
+                kind = ck; runStart = at;
+            }
+        }
+        if (k.overflow) return -2;
+    }
+    if (k.overflow) return -2;
+    *tokenCount = k.count;
+    *outLength = k.outLen;
+    return 0;
+}
+
+int32_t eidx_icu_version(char *buffer, int32_t capacity) {
+    UVersionInfo v;
+    char s[U_MAX_VERSION_STRING_LENGTH];
+    u_getVersion(v);
+    u_versionToString(v, s);
+    int32_t n = (int32_t)strlen(s);
+    if (n >= capacity) n = capacity - 1;
+    memcpy(buffer, s, (size_t)n);
+    buffer[n] = 0;
+    return n;
+}

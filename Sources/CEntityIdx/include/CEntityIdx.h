@@ -1,0 +1,50 @@
+#ifndef CENTITYIDX_H
+#define CENTITYIDX_H
+
+/* The C side of entityidx: what Swift cannot call directly.
+ * Only plain C types cross this header: ICU headers stay inside icu_shim.c, because importing them beside
+ * Foundation breaks the build and ICU's entry points are renaming macros Swift cannot see. */
+
+#include <stdint.h>
+#include <sqlite3.h>
+
+/* ---- SQLite ---------------------------------------------------------------------------------------------- */
+
+/* Binds a text value that SQLite copies (SQLITE_TRANSIENT is not importable into Swift). */
+int eidx_sqlite_bind_text(sqlite3_stmt *stmt, int index, const char *text, int length);
+/* Binds a blob value that SQLite copies. */
+int eidx_sqlite_bind_blob(sqlite3_stmt *stmt, int index, const void *data, int length);
+/* Turns defensive mode on (sqlite3_db_config is variadic). */
+int eidx_sqlite_db_defensive(sqlite3 *db, int on);
+
+/* ---- ICU text analysis ----------------------------------------------------------------------------------- */
+
+/* A token found in a text: where it was in the input (UTF-8 byte offsets) and where its normalized form is in the
+ * output buffer. */
+typedef struct {
+    int32_t start;      /* first byte of the source span in the input */
+    int32_t end;        /* one past the last byte of the source span */
+    int32_t norm;       /* offset of the normalized UTF-8 text in the output buffer */
+    int32_t normLength; /* its length in bytes */
+    int32_t flags;      /* EIDX_TOKEN_* */
+} eidx_token;
+
+enum {
+    EIDX_TOKEN_CJK = 1,    /* one Han, kana or Hangul character: callers build bigrams from runs */
+    EIDX_TOKEN_DIGIT = 2,  /* contains a digit */
+    EIDX_TOKEN_LETTER = 4, /* contains a letter */
+};
+
+/* Segments UTF-8 text into words with ICU and normalizes each one: NFKC case folding, diacritics removed on
+ * Latin, Greek, Arabic and Hebrew words, Latin folded to ASCII, Cyrillic yo folded to ye; Han, kana and Hangul come
+ * out one character per token.
+ *
+ * Returns 0 on success with *tokenCount and *outLength set; -2 when `tokens` or `out` is too small (call again
+ * with more room); -1 on an ICU error. Uses per-thread ICU objects, so it is safe to call from any thread. */
+int32_t eidx_analyze(const char *utf8, int32_t length, eidx_token *tokens, int32_t tokenCapacity, char *out,
+                     int32_t outCapacity, int32_t *tokenCount, int32_t *outLength);
+
+/* Writes the ICU version ("72.1") into buffer; returns its length. */
+int32_t eidx_icu_version(char *buffer, int32_t capacity);
+
+#endif

@@ -1,0 +1,70 @@
+/// An error from the engine: a stable code, a message a person can act on, and the cause.
+///
+/// `code.rawValue` is what the pipe puts in `error.data.code`; the message is what it puts in `error.message`.
+public struct EntityIndexError: Error, Sendable, CustomStringConvertible {
+    public enum Code: String, Sendable {
+        case invalidRecord = "invalid_record"
+        case invalidParams = "invalid_params"
+        case notFound = "not_found"
+        case mismatchedClientState = "mismatched_client_state"
+        case batchState = "batch_state"
+        case storage = "storage"
+        case busy = "busy"
+        case diskFull = "disk_full"
+        case readOnly = "read_only"
+        case notADatabase = "not_a_database"
+        case schemaTooNew = "schema_too_new"
+        case limitExceeded = "limit_exceeded"
+        case io = "io_error"
+    }
+
+    public var code: Code
+    public var message: String
+    public var cause: (any Error)?
+    /// For invalid records: one entry per bad record.
+    public var details: [RecordProblem]
+
+    public init(_ code: Code, _ message: String, cause: (any Error)? = nil, details: [RecordProblem] = []) {
+        self.code = code
+        self.message = message
+        self.cause = cause
+        self.details = details
+    }
+
+    /// True for errors the caller caused (bad input), as opposed to storage failures.
+    public var isInvalidInput: Bool {
+        code == .invalidRecord || code == .invalidParams || code == .limitExceeded
+    }
+
+    public var description: String { message }
+}
+
+/// What is wrong with one record: where it is, which entity (when known), which field and why.
+public struct RecordProblem: Sendable, Equatable, CustomStringConvertible {
+    /// 1-based position of the record in its input.
+    public var position: Int
+    /// The line it starts on, for file input.
+    public var line: Int?
+    /// `type/id` when both could be read.
+    public var entity: String?
+    /// The field at fault, nil when the record itself is (not an object, not JSON).
+    public var field: String?
+    public var problem: String
+
+    public init(position: Int, line: Int? = nil, entity: String? = nil, field: String? = nil, problem: String) {
+        self.position = position
+        self.line = line
+        self.entity = entity
+        self.field = field
+        self.problem = problem
+    }
+
+    public var description: String {
+        var text = "record \(position)"
+        if let line { text += " (line \(line))" }
+        if let entity { text += " (\(entity))" }
+        text += ": "
+        if let field { text += "field \"\(field)\" " }
+        return text + problem
+    }
+}

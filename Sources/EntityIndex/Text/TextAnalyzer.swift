@@ -1,0 +1,216 @@
+internal import CEntityIdx
+
+/// One normalized token and the span of the original text it came from (UTF-8 byte offsets).
+public struct Token: Sendable, Equatable {
+    public var text: String
+    public var start: Int
+    public var end: Int
+    public var isCJK: Bool
+    public var hasDigit: Bool
+    public var hasLetter: Bool
+}
+
+/// A word as a person typed it: a plain token, a compound joined by connectors (`#1042-A`, `e-mail`, `O'Neil`), or a
+/// run of CJK characters.
+public enum Word: Sendable, Equatable {
+    case plain(Token)
+    case compound([Token])
+    case cjk([Token])
+
+    public var tokens: [Token] {
+        switch self {
+        case .plain(let t): return [t]
+        case .compound(let ts), .cjk(let ts): return ts
+        }
+    }
+    public var start: Int { tokens.first!.start }
+    public var end: Int { tokens.last!.end }
+}
+
+/// The text pipeline shared by documents and queries.
+///
+/// 1. Segment and normalize (ICU, in the C shim): NFKC case folding, accents removed on Latin/Greek, Latin to ASCII,
+///    CJK one character per token. Pure-ASCII text takes a fast path in Swift that gives the same tokens.
+/// 2. Group tokens into words: compounds joined by one connector character, and runs of CJK characters.
+/// 3. For the index, each word becomes terms: a plain token; a compound's parts, then the parts joined
+///    (`1042 a 1042a`), then letter/digit splits (`k2` → `k 2`); a CJK run's overlapping bigrams and its last
+///    character.
+///
+/// Bump `version` whenever the output of any step changes: opening a database indexed with another version rebuilds
+/// its normalized text.
+public enum TextAnalyzer {
+    public static let version = 1
+
+    /// Characters that join two tokens into a compound when they stand alone between them.
+    static let connectors: Set<Unicode.Scalar> = [
+        "-", "_", ".", "/", "'", ":", "\u{2019}", "\u{2010}", "\u{2011}", "\u{00B7}", "\u{FF0D}", "\u{FF0E}",
+        "\u{FF0F}",
+    ]
+
+    // MARK: - Tokens
+
+    /// Segments and normalizes `text` into tokens.
+    public static func tokens(_ text: String) -> [Token] {
+        var text = text
+        return text.withUTF8 { utf8 in
+            if utf8.allSatisfy({ $0 < 0x80 }) { return asciiTokens(utf8) }
+            return icuTokens(utf8)
+        }
+    }
+
+    /// Letters and digits runs, lowercased: what ICU gives for ASCII, without ICU.
+    static func asciiTokens(_ utf8: UnsafeBufferPointer<UInt8>) -> [Token] {
+        var tokens: [Token] = []
+        var i = 0
+        let n = utf8.count
+        while i < n {
+            while i < n, !isAlnum(utf8[i]) { i += 1 }
+            if i >= n { break }
+            let start = i
+            var digit = false, letter = false
+            var bytes: [UInt8] = []
+            while i < n, isAlnum(utf8[i]) {
+                var b = utf8[i]
+                if b >= 65 && b <= 90 { b += 32 }
+                if b >= 48 && b <= 57 { digit = true } else { letter = true }
+                bytes.append(b)
+                i += 1
+            }
+            tokens.append(Token(text: String(decoding: bytes, as: UTF8.self), start: start, end: i, isCJK: false,
+                                hasDigit: digit, hasLetter: letter))
+        }
+        return tokens
+    }
+
+    @inline(__always) static func isAlnum(_ b: UInt8) -> Bool {
+        (b >= 48 && b <= 57) || (b >= 65 && b <= 90) || (b >= 97 && b <= 122)
+    }
+
+    static func icuTokens(_ utf8: UnsafeBufferPointer<UInt8>) -> [Token] {
+        var tokenCapacity = utf8.count + 16
+        var outCapacity = utf8.count * 4 + 64
+        while true {
+            var raw = [eidx_token](repeating: eidx_token(), count: tokenCapacity)
+            var out = [CChar](repeating: 0, count: outCapacity)
+            var count: Int32 = 0, outLength: Int32 = 0
+            let rc = utf8.withMemoryRebound(to: CChar.self) { input in
+                eidx_analyze(input.baseAddress, Int32(input.count), &raw, Int32(tokenCapacity), &out,
+                             Int32(outCapacity), &count, &outLength)
+            }
+            if rc == -2 {
+                tokenCapacity *= 2
+                outCapacity *= 2
+                continue
+            }
+            guard rc == 0 else { return [] }
+            return out.withUnsafeBytes { bytes in
+                (0..<Int(count)).map { i in
+                    let t = raw[i]
+                    let slice = UnsafeRawBufferPointer(rebasing: bytes[Int(t.norm)..<Int(t.norm + t.normLength)])
+                    return Token(text: String(decoding: slice, as: UTF8.self), start: Int(t.start), end: Int(t.end),
+                                 isCJK: t.flags & Int32(EIDX_TOKEN_CJK) != 0,
+                                 hasDigit: t.flags & Int32(EIDX_TOKEN_DIGIT) != 0,
+                                 hasLetter: t.flags & Int32(EIDX_TOKEN_LETTER) != 0)
+                }
+            }
+        }
+    }
+
+    // MARK: - Words
+
+    /// Groups the tokens of `text` into words.
+    public static func words(_ text: String) -> [Word] {
+        let tokens = tokens(text)
+        guard !tokens.isEmpty else { return [] }
+        let utf8 = Array(text.utf8)
+        var words: [Word] = []
+        for token in tokens {
+            if let last = words.last {
+                switch last {
+                case .cjk(var run) where token.isCJK && run.last!.end == token.start:
+                    run.append(token)
+                    words[words.count - 1] = .cjk(run)
+                    continue
+                case .plain(let p) where !token.isCJK && isConnector(utf8, p.end, token.start):
+                    words[words.count - 1] = .compound([p, token])
+                    continue
+                case .compound(var parts) where !token.isCJK && isConnector(utf8, parts.last!.end, token.start):
+                    parts.append(token)
+                    words[words.count - 1] = .compound(parts)
+                    continue
+                default: break
+                }
+            }
+            words.append(token.isCJK ? .cjk([token]) : .plain(token))
+        }
+        return words
+    }
+
+    /// True when exactly one connector character stands between two byte offsets.
+    static func isConnector(_ utf8: [UInt8], _ from: Int, _ to: Int) -> Bool {
+        guard to > from, to - from <= 4 else { return false }
+        let scalars = String(decoding: utf8[from..<to], as: UTF8.self).unicodeScalars
+        return scalars.count == 1 && connectors.contains(scalars.first!)
+    }
+
+    // MARK: - Index terms
+
+    /// The terms to index for `text`, in order (phrase queries rely on the order).
+    public static func indexTerms(_ text: String) -> [String] {
+        var terms: [String] = []
+        for word in words(text) { appendIndexTerms(word, to: &terms) }
+        return terms
+    }
+
+    /// The normalized column text: the index terms separated by spaces.
+    public static func indexText(_ text: String) -> String {
+        indexTerms(text).joined(separator: " ")
+    }
+
+    static func appendIndexTerms(_ word: Word, to terms: inout [String]) {
+        switch word {
+        case .plain(let t):
+            terms.append(t.text)
+            appendSplits(t, to: &terms)
+        case .compound(let parts):
+            for p in parts { terms.append(p.text) }
+            terms.append(parts.map(\.text).joined())
+            for p in parts { appendSplits(p, to: &terms) }
+        case .cjk(let chars):
+            if chars.count == 1 { terms.append(chars[0].text); return }
+            for i in 0..<(chars.count - 1) { terms.append(chars[i].text + chars[i + 1].text) }
+            terms.append(chars[chars.count - 1].text)
+        }
+    }
+
+    /// `a1042` also yields `a` and `1042`, so that the number inside a code is found.
+    static func appendSplits(_ token: Token, to terms: inout [String]) {
+        guard token.hasDigit, token.hasLetter else { return }
+        var current: [Character] = []
+        var currentIsDigit: Bool?
+        var parts: [String] = []
+        for ch in token.text {
+            let digit = ch.isNumber
+            if let c = currentIsDigit, c != digit {
+                parts.append(String(current))
+                current = []
+            }
+            current.append(ch)
+            currentIsDigit = digit
+        }
+        parts.append(String(current))
+        if parts.count > 1 { terms.append(contentsOf: parts) }
+    }
+
+    /// A key for exact-id matching: the id's tokens concatenated (`#1042-A` → `1042a`).
+    public static func idKey(_ id: String) -> String {
+        tokens(id).map(\.text).joined()
+    }
+
+    /// The ICU library's version.
+    public static var icuVersion: String {
+        var buffer = [CChar](repeating: 0, count: 32)
+        let n = eidx_icu_version(&buffer, 32)
+        return String(decoding: buffer[0..<Int(n)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

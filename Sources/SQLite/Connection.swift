@@ -1,0 +1,148 @@
+import CEntityIdx
+
+/// One SQLite connection: the handle, a statement cache and transactions.
+///
+/// A connection is used by one thread at a time (SQLite's "multi-thread" mode); the handle is owned here and closed
+/// in `deinit`. That single-owner rule is why the type is `@unchecked Sendable`: it may move between threads, but is
+/// never used from two at once.
+public final class Connection: @unchecked Sendable {
+    public enum Mode: Sendable { case readWrite, readOnly }
+
+    let handle: OpaquePointer
+    public let path: String
+    private var cache: [String: Statement] = [:]
+
+    /// Opens (and, in read-write mode, creates) the database at `path`.
+    public init(path: String, mode: Mode = .readWrite) throws(SQLiteError) {
+        var db: OpaquePointer?
+        let flags: Int32 = (mode == .readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
+            | SQLITE_OPEN_NOMUTEX
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            if let db { sqlite3_close_v2(db) }
+            throw SQLiteError(code: rc, message: message)
+        }
+        self.handle = db
+        self.path = path
+        sqlite3_extended_result_codes(db, 1)
+    }
+
+    deinit {
+        cache.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Checks a result code, turning anything but OK/ROW/DONE into an error that carries the SQL.
+    @discardableResult
+    func check(_ rc: Int32, sql: String? = nil) throws(SQLiteError) -> Int32 {
+        switch rc {
+        case SQLITE_OK, SQLITE_ROW, SQLITE_DONE: return rc
+        default: throw SQLiteError(code: sqlite3_extended_errcode(handle), message: lastMessage, sql: sql)
+        }
+    }
+
+    var lastMessage: String { String(cString: sqlite3_errmsg(handle)) }
+
+    /// Runs one or more statements that take no parameters.
+    public func execute(_ sql: String) throws(SQLiteError) {
+        var error: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &error)
+        if rc != SQLITE_OK {
+            let message = error.map { String(cString: $0) } ?? lastMessage
+            sqlite3_free(error)
+            throw SQLiteError(code: sqlite3_extended_errcode(handle), message: message, sql: sql)
+        }
+    }
+
+    /// Prepares a statement, reusing a cached one for the same SQL.
+    public func cached(_ sql: String) throws(SQLiteError) -> Statement {
+        if let statement = cache[sql] {
+            statement.reset()
+            return statement
+        }
+        let statement = try Statement(connection: self, sql: sql)
+        cache[sql] = statement
+        return statement
+    }
+
+    /// Prepares a statement that is not cached (for SQL built once).
+    public func prepare(_ sql: String) throws(SQLiteError) -> Statement {
+        try Statement(connection: self, sql: sql)
+    }
+
+    /// Runs a statement with the given arguments, ignoring rows.
+    public func run(_ sql: String, _ arguments: [SQLValue] = []) throws(SQLiteError) {
+        let statement = try cached(sql)
+        try statement.bind(arguments)
+        while try statement.step() {}
+    }
+
+    /// Runs a query and maps each row.
+    public func rows<T>(_ sql: String, _ arguments: [SQLValue] = [], _ map: (Statement) throws -> T) throws -> [T] {
+        let statement = try cached(sql)
+        try statement.bind(arguments)
+        var result: [T] = []
+        while try statement.step() { result.append(try map(statement)) }
+        return result
+    }
+
+    /// The first column of the first row, or nil.
+    public func scalar(_ sql: String, _ arguments: [SQLValue] = []) throws(SQLiteError) -> SQLValue? {
+        let statement = try cached(sql)
+        try statement.bind(arguments)
+        guard try statement.step() else { return nil }
+        let value = statement.value(0)
+        statement.reset()
+        return value
+    }
+
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// Sets how long a writer waits for a lock before SQLITE_BUSY.
+    public func setBusyTimeout(milliseconds: Int32) {
+        sqlite3_busy_timeout(handle, milliseconds)
+    }
+
+    /// Asks a running statement to stop (safe from another thread or a signal handler's thread).
+    public func interrupt() {
+        sqlite3_interrupt(handle)
+    }
+
+    public static var libraryVersion: String { String(cString: sqlite3_libversion()) }
+}
+
+// MARK: - Transactions
+
+extension Connection {
+    public enum TransactionKind: String, Sendable { case deferred = "DEFERRED", immediate = "IMMEDIATE" }
+
+    /// Runs `body` inside a transaction: committed when it returns, rolled back when it throws.
+    public func transaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
+        try execute("BEGIN \(kind.rawValue)")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            if isInTransaction { try? execute("ROLLBACK") }
+            throw error
+        }
+    }
+
+    /// Runs `body` inside a savepoint, which nests inside an open transaction.
+    public func savepoint<T>(_ name: String = "sp", _ body: () throws -> T) throws -> T {
+        try execute("SAVEPOINT \(name)")
+        do {
+            let result = try body()
+            try execute("RELEASE \(name)")
+            return result
+        } catch {
+            try? execute("ROLLBACK TO \(name)")
+            try? execute("RELEASE \(name)")
+            throw error
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Testing
+@testable import EntityIndex
+
+@Suite struct TextAnalyzerTests {
+    @Test("normalizes case, width, accents and compatibility forms", arguments: [
+        ("Café de Flore", "cafe de flore"),
+        ("CAFÉ", "cafe"),
+        ("Straße 5", "strasse 5"),
+        ("ＡＢＣ Ｆｕｌｌｗｉｄｔｈ", "abc fullwidth"),
+        ("１０４２", "1042"),
+        ("ﬁdélité", "fidelite"),
+        ("İstanbul", "istanbul"),
+        ("Ærøskøbing", "aeroskobing"),
+        ("Łódź", "lodz"),
+        ("e\u{301}cole normale", "ecole normale"),
+        ("Ελληνικά", "ελληνικα"),
+        ("Ёжик", "ежик"),
+        ("Москва", "москва"),
+        ("Þórshöfn", "thorshofn"),
+    ])
+    func normalizes(_ input: String, _ expected: String) {
+        #expect(TextAnalyzer.indexText(input) == expected)
+    }
+
+    @Test("indexes compounds split and joined", arguments: [
+        ("Ticket #1042-A widget", "ticket 1042 a 1042a widget"),
+        ("e-mail server", "e mail email server"),
+        ("O'Neil", "o neil oneil"),
+        ("ORD1042", "ord1042 ord 1042"),
+    ])
+    func compounds(_ input: String, _ expected: String) {
+        #expect(TextAnalyzer.indexText(input) == expected)
+    }
+
+    @Test("indexes CJK runs as bigrams plus the last character", arguments: [
+        ("东京塔", "东京 京塔 塔"),
+        ("서울특별시청", "서울 울특 특별 별시 시청 청"),
+        ("安装简单，没有", "安装 装简 简单 单 没有 有"),
+        ("ｶﾀｶﾅ", "カタ タカ カナ ナ"),
+        ("东", "东"),
+    ])
+    func cjk(_ input: String, _ expected: String) {
+        #expect(TextAnalyzer.indexText(input) == expected)
+    }
+
+    @Test func thaiIsSegmentedByDictionary() {
+        let terms = TextAnalyzer.indexTerms("ภาษาไทยง่ายนิดเดียว")
+        #expect(terms.contains("ไทย"))
+        #expect(terms.contains("ภาษา"))
+    }
+
+    @Test func offsetsPointIntoTheOriginal() {
+        let text = "Crème brûlée"
+        let tokens = TextAnalyzer.tokens(text)
+        let utf8 = Array(text.utf8)
+        #expect(tokens.map { String(decoding: utf8[$0.start..<$0.end], as: UTF8.self) } == ["Crème", "brûlée"])
+    }
+
+    @Test func asciiFastPathAgreesWithICU() {
+        for text in ["Hello, World! 3.14 foo_bar O'Neil e-mail #1042-A x86_64 C++"] {
+            let fast = TextAnalyzer.tokens(text)
+            let slow = Array(text.utf8).withUnsafeBufferPointer { TextAnalyzer.icuTokens($0) }
+            #expect(fast == slow)
+        }
+    }
+
+    @Test func idKeyJoinsTokens() {
+        #expect(TextAnalyzer.idKey("#1042-A") == "1042a")
+        #expect(TextAnalyzer.idKey("1042") == "1042")
+    }
+}

@@ -1,0 +1,44 @@
+import Testing
+@testable import SQLite
+
+@Suite struct ConnectionTests {
+    @Test func roundTripsTextWithNUL() throws {
+        let db = try Connection(path: ":memory:")
+        try db.execute("CREATE TABLE t(v TEXT)")
+        try db.run("INSERT INTO t VALUES (?)", [.text("a\u{0}b")])
+        #expect(try db.scalar("SELECT v FROM t")?.string == "a\u{0}b")
+    }
+
+    @Test func errorsCarryTheSQL() throws {
+        let db = try Connection(path: ":memory:")
+        do {
+            try db.execute("SELECT * FROM nowhere")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.description.contains("no such table: nowhere"))
+            #expect(error.description.contains("SELECT * FROM nowhere"))
+        }
+    }
+
+    @Test func transactionRollsBackOnError() throws {
+        let db = try Connection(path: ":memory:")
+        try db.execute("CREATE TABLE t(v INTEGER)")
+        struct Boom: Error {}
+        #expect(throws: Boom.self) {
+            try db.transaction { try db.run("INSERT INTO t VALUES (1)"); throw Boom() }
+        }
+        #expect(try db.scalar("SELECT count(*) FROM t")?.int == 0)
+    }
+
+    @Test func migratorAppliesInOrderAndRefusesNewer() throws {
+        let db = try Connection(path: ":memory:")
+        let migrator = Migrator([
+            .init(version: 2, name: "b", sql: "ALTER TABLE a ADD COLUMN y"),
+            .init(version: 1, name: "a", sql: "CREATE TABLE a(x)"),
+        ])
+        #expect(try migrator.migrate(db, now: "t") == [1, 2])
+        #expect(try migrator.migrate(db, now: "t") == [])
+        let older = Migrator([.init(version: 1, name: "a", sql: "CREATE TABLE a(x)")])
+        #expect(throws: Migrator.Failure.newerSchema(found: 2, known: 1)) { try older.migrate(db, now: "t") }
+    }
+}
