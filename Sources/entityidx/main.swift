@@ -1,1 +1,6 @@
-print("hi")
+#if canImport(Glibc)
+import Glibc
+#endif
+import EntityIndexCLI
+
+exit(EntityIdx.main(Array(CommandLine.arguments.dropFirst())))

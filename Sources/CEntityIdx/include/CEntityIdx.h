@@ -47,4 +47,12 @@ int32_t eidx_analyze(const char *utf8, int32_t length, eidx_token *tokens, int32
 /* Writes the ICU version ("72.1") into buffer; returns its length. */
 int32_t eidx_icu_version(char *buffer, int32_t capacity);
 
+/* ---- Process --------------------------------------------------------------------------------------------- */
+
+/* Ignores SIGPIPE (a closed reader becomes EPIPE) and makes SIGINT/SIGTERM set a flag instead of killing the
+ * process; reads interrupted by them return EINTR. Async-signal-safe: the handler only stores to a sig_atomic_t. */
+void eidx_install_stop_signals(void);
+/* The signal that asked to stop (SIGINT or SIGTERM), or 0. */
+int eidx_stop_signal(void);
+
 #endif

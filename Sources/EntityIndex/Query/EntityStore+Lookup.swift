@@ -1,0 +1,79 @@
+import JSON
+import SQLite
+
+extension EntityStore {
+    /// `entities(for:)`: the entities with these ids, in the order asked, missing and expired ones left out.
+    ///
+    /// A repeated id is returned once. Hidden entities are returned (hiding is for Spotlight's UI only).
+    public func get(type: String, ids: [String]) throws(EntityIndexError) -> [EntityResult] {
+        do {
+            var seen = Set<String>()
+            var result: [EntityResult] = []
+            for id in ids where seen.insert(id).inserted {
+                let s = try db.cached("SELECT record FROM entity WHERE type = ? AND id = ? AND expires_at > ?")
+                try s.bind([.text(type), .text(id), .integer(now)])
+                if try s.step() {
+                    result.append(EntityResult(key: EntityKey(type: type, id: id), record: Self.parseRecord(s.text(0))))
+                }
+                s.reset()
+            }
+            return result
+        } catch {
+            throw EntityIndexError.wrap(error, doing: "looking up entities")
+        }
+    }
+
+    /// A page of `allEntities()`, ordered by id, and the cursor of the next page.
+    ///
+    /// The cursor is the last id returned: the next page starts after it, so entities inserted between pages are
+    /// neither skipped (when after the cursor) nor repeated.
+    public func all(type: String, limit: Int, cursor: String?) throws(EntityIndexError) -> (entities: [EntityResult], next: String?) {
+        do {
+            let rows = try db.rows(
+                "SELECT id, record FROM entity WHERE type = ? AND id > ? AND expires_at > ? ORDER BY id LIMIT ?",
+                [.text(type), .text(cursor ?? ""), .integer(now), .integer(Int64(limit + 1))]
+            ) { EntityResult(key: EntityKey(type: type, id: $0.text(0)), record: Self.parseRecord($0.text(1))) }
+            if rows.count > limit {
+                let page = Array(rows.prefix(limit))
+                return (page, page.last?.key.id)
+            }
+            return (rows, nil)
+        } catch {
+            throw EntityIndexError.wrap(error, doing: "listing entities")
+        }
+    }
+
+    public enum RelatedDirection: String, Sendable { case out, `in`, both }
+
+    /// Related entities: those this one lists (`out`, in listed order), those that list it (`in`), or both.
+    public func related(type: String, id: String, direction: RelatedDirection) throws(EntityIndexError) -> [EntityResult] {
+        do {
+            var result: [EntityResult] = []
+            if direction != .in {
+                guard let rowid = try db.scalar("SELECT rowid FROM entity WHERE type = ? AND id = ? AND expires_at > ?",
+                                                [.text(type), .text(id), .integer(now)])?.int
+                else {
+                    throw EntityIndexError(.notFound, "no entity \(type)/\(id)")
+                }
+                result += try db.rows("""
+                    SELECT e.type, e.id, e.record FROM relation r JOIN entity e ON e.type = r.type AND e.id = r.id
+                    WHERE r.entity = ? AND e.expires_at > ? ORDER BY r.ord
+                    """, [.integer(rowid), .integer(now)]) {
+                    EntityResult(key: EntityKey(type: $0.text(0), id: $0.text(1)), record: Self.parseRecord($0.text(2)))
+                }
+            }
+            if direction != .out {
+                result += try db.rows("""
+                    SELECT DISTINCT e.type, e.id, e.record FROM relation r JOIN entity e ON e.rowid = r.entity
+                    WHERE r.type = ? AND r.id = ? AND e.expires_at > ? ORDER BY e.type, e.id
+                    """, [.text(type), .text(id), .integer(now)]) {
+                    EntityResult(key: EntityKey(type: $0.text(0), id: $0.text(1)), record: Self.parseRecord($0.text(2)))
+                }
+            }
+            var seen = Set<EntityKey>()
+            return result.filter { seen.insert($0.key).inserted }
+        } catch {
+            throw EntityIndexError.wrap(error, doing: "finding related entities")
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import JSON
+
+/// Finds the spans of the original text that a search matched, field by field.
+///
+/// Offsets are in UTF-16 code units (what JavaScript's `String.prototype.slice` takes), and each span carries the
+/// matched text too, so that any client can use them.
+struct Highlighter {
+    var query: SearchQuery
+
+    func highlights(_ record: JSONObject) -> JSONValue {
+        var spans: [JSONValue] = []
+        func scan(_ field: String, _ text: String) {
+            for (start, end) in ranges(text) {
+                let utf8 = Array(text.utf8)
+                let before = String(decoding: utf8[0..<start], as: UTF8.self)
+                let matched = String(decoding: utf8[start..<end], as: UTF8.self)
+                let from = before.utf16.count
+                spans.append(.object(JSONObject([
+                    ("field", .string(field)), ("start", JSONValue(from)), ("end", JSONValue(from + matched.utf16.count)),
+                    ("text", .string(matched)),
+                ])))
+            }
+        }
+        for field in ["title", "subtitle", "description"] {
+            if let text = record[field]?.string { scan(field, text) }
+        }
+        for field in ["synonyms", "keywords"] {
+            for (i, item) in (record[field]?.array ?? []).enumerated() {
+                if let text = item.string { scan("\(field)[\(i)]", text) }
+            }
+        }
+        for (name, value) in record["properties"]?.object ?? JSONObject() {
+            if let text = value.string { scan("properties.\(name)", text) }
+            for (i, item) in (value.array ?? []).enumerated() {
+                if let text = item.string { scan("properties.\(name)[\(i)]", text) }
+            }
+        }
+        return .array(spans)
+    }
+
+    /// Byte ranges of `text` matched by any query term.
+    func ranges(_ text: String) -> [(Int, Int)] {
+        var result: [(Int, Int)] = []
+        for word in TextAnalyzer.words(text) {
+            var terms: [String] = []
+            TextAnalyzer.appendIndexTerms(word, to: &terms)
+            let sub = terms.map { Substring($0) }
+            guard query.terms.contains(where: { $0.match(sub) != nil }) else { continue }
+            if case .cjk(let chars) = word {
+                // Mark only the characters of the matched CJK words.
+                var marked = [Bool](repeating: false, count: chars.count)
+                for term in query.terms {
+                    guard case .cjk(let q) = term.kind else { continue }
+                    let texts = chars.map(\.text)
+                    for i in 0..<texts.count where i + q.count <= texts.count {
+                        let window = texts[i..<(i + q.count)]
+                        let hit = q.count == 1 ? window.first == q[0]
+                            : zip(window, q).enumerated().allSatisfy { k, pair in
+                                pair.0 == pair.1 || (term.prefix && k == q.count - 1 && pair.0.hasPrefix(pair.1))
+                            }
+                        if hit { for k in i..<(i + q.count) { marked[k] = true } }
+                    }
+                }
+                var i = 0
+                while i < chars.count {
+                    guard marked[i] else { i += 1; continue }
+                    var j = i
+                    while j + 1 < chars.count, marked[j + 1] { j += 1 }
+                    result.append((chars[i].start, chars[j].end))
+                    i = j + 1
+                }
+            } else {
+                result.append((word.start, word.end))
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,223 @@
+import JSON
+import SQLite
+
+/// One comparator of an `EntityPropertyQuery`: a property, an operator and a value.
+public struct PropertyFilter: Sendable {
+    public enum Op: String, Sendable, CaseIterable {
+        case eq, ne, lt, le, gt, ge, between, hasPrefix, hasSuffix, contains, notContains
+    }
+    public var property: String
+    public var op: Op
+    public var value: JSONValue
+
+    public init(property: String, op: Op, value: JSONValue) {
+        self.property = property
+        self.op = op
+        self.value = value
+    }
+}
+
+/// A sort key of a property query.
+public struct PropertySort: Sendable {
+    public var property: String
+    public var descending: Bool
+    public init(property: String, descending: Bool = false) {
+        self.property = property
+        self.descending = descending
+    }
+}
+
+/// A property query (`entities(matching:mode:sortedBy:limit:)`).
+public struct PropertyQueryRequest: Sendable {
+    public enum Mode: String, Sendable { case and, or }
+    public var type: String
+    public var filters: [PropertyFilter]
+    public var mode: Mode
+    public var sort: [PropertySort]
+    public var limit: Int?
+
+    public init(type: String, filters: [PropertyFilter], mode: Mode = .and, sort: [PropertySort] = [], limit: Int? = nil) {
+        self.type = type
+        self.filters = filters
+        self.mode = mode
+        self.sort = sort
+        self.limit = limit
+    }
+}
+
+/// A piece of SQL with its bound arguments.
+struct SQLFragment {
+    var sql: String
+    var arguments: [SQLValue]
+}
+
+extension EntityStore {
+    /// The most entities one request returns.
+    public static let maxResults = 10_000
+
+    /// Runs a property query: filters combined with and/or, sorted by several keys, limited.
+    ///
+    /// Values compare by the property's type: numbers numerically, dates chronologically, strings after search
+    /// normalization (case, width and accents ignored); an array matches `eq`/`contains` when an element does and
+    /// `ne`/`notContains` when none does; an entity without the property matches no filter.
+    public func query(_ request: PropertyQueryRequest) throws(EntityIndexError) -> [EntityResult] {
+        do {
+            let filter = try compileFilters(request.filters, type: request.type, mode: request.mode)
+            var sql = "SELECT e.type, e.id, e.record FROM entity e WHERE e.type = ? AND e.expires_at > ?"
+            var arguments: [SQLValue] = [.text(request.type), .integer(now)]
+            if !filter.sql.isEmpty {
+                sql += " AND " + filter.sql
+                arguments += filter.arguments
+            }
+            var order: [String] = []
+            for key in request.sort {
+                let info = try propertyInfo(type: request.type, name: key.property)
+                if let declared = info.declaration, !declared.sortable {
+                    throw EntityIndexError(.invalidParams, "property \"\(key.property)\" of type \(request.type) is declared not sortable")
+                }
+                let column = info.isNumeric ? "num" : "text"
+                let value = "(SELECT p.\(column) FROM property p WHERE p.entity = e.rowid AND p.name = ? ORDER BY p.ord LIMIT 1)"
+                order.append("\(value) IS NULL, \(value) \(key.descending ? "DESC" : "ASC")")
+                arguments += [.text(key.property), .text(key.property)]
+            }
+            order.append("e.id")
+            sql += " ORDER BY " + order.joined(separator: ", ") + " LIMIT ?"
+            arguments.append(.integer(Int64(min(request.limit ?? Self.maxResults, Self.maxResults))))
+            return try db.prepare(sql).rows(arguments) { s in
+                EntityResult(key: EntityKey(type: s.text(0), id: s.text(1)), record: Self.parseRecord(s.text(2)))
+            }
+        } catch let error as EntityIndexError {
+            throw error
+        } catch {
+            throw EntityIndexError.wrap(error, doing: "running a property query")
+        }
+    }
+
+    static func parseRecord(_ text: String) -> JSONObject {
+        (try? JSONParser().parse(text))?.object ?? JSONObject()
+    }
+
+    /// What is known of a property: declared type, kinds of stored values, whether it holds arrays.
+    struct PropertyInfo {
+        var declaration: PropertyDeclaration?
+        var kinds: Set<String>
+        var multi: Bool
+        var isNumeric: Bool {
+            if let kind = declaration?.kind { return kind == .number || kind == .integer || kind == .date || kind == .boolean }
+            return !kinds.isEmpty && kinds.isSubset(of: ["number", "date", "boolean", "null"]) && kinds != ["null"]
+        }
+    }
+
+    func propertyInfo(type: String?, name: String) throws -> PropertyInfo {
+        var kinds = Set<String>(), multi = false
+        let sql = type == nil ? "SELECT kind, multi FROM property_kind WHERE name = ?"
+            : "SELECT kind, multi FROM property_kind WHERE name = ? AND type = ?"
+        for (kind, m) in try db.rows(sql, [.text(name)] + (type.map { [SQLValue.text($0)] } ?? []), { ($0.text(0), $0.int(1) != 0) }) {
+            kinds.insert(kind)
+            multi = multi || m
+        }
+        let declaration = try type.flatMap { try declarations(for: $0)[name] }
+        if kinds.isEmpty && declaration == nil {
+            let known = type == nil ? [] : try db.rows("SELECT DISTINCT name FROM property_kind WHERE type = ? ORDER BY name",
+                                                       [.text(type!)]) { $0.text(0) }
+            let scope = type.map { "entities of type \($0)" } ?? "any entity"
+            var message = "unknown property \"\(name)\": no \(scope) has it"
+            if !known.isEmpty { message += " (known: \(known.joined(separator: ", ")))" }
+            throw EntityIndexError(.invalidParams, message)
+        }
+        if declaration?.kind == .strings { multi = true }
+        return PropertyInfo(declaration: declaration, kinds: kinds, multi: multi)
+    }
+
+    /// Compiles filters into a condition on `e.rowid`.
+    func compileFilters(_ filters: [PropertyFilter], type: String?, mode: PropertyQueryRequest.Mode) throws -> SQLFragment {
+        var parts: [String] = []
+        var arguments: [SQLValue] = []
+        for filter in filters {
+            let f = try compile(filter, info: try propertyInfo(type: type, name: filter.property))
+            parts.append("(" + f.sql + ")")
+            arguments += f.arguments
+        }
+        return SQLFragment(sql: parts.isEmpty ? "" : "(" + parts.joined(separator: mode == .and ? " AND " : " OR ") + ")",
+                           arguments: arguments)
+    }
+
+    private func compile(_ filter: PropertyFilter, info: PropertyInfo) throws -> SQLFragment {
+        let name = filter.property
+        func invalid(_ text: String) -> EntityIndexError {
+            EntityIndexError(.invalidParams, "filter on \"\(name)\" (\(filter.op.rawValue)): \(text)")
+        }
+        /// A comparison on one value row, as (SQL, arguments).
+        func operand(_ value: JSONValue) throws -> (column: String, value: SQLValue) {
+            switch value {
+            case .number(let n):
+                guard info.isNumeric || info.kinds.contains("number") else { throw invalid("the property holds text; compare it with a string") }
+                return ("num", .real(n.double))
+            case .bool(let b):
+                guard info.kinds.contains("boolean") || info.declaration?.kind == .boolean else { throw invalid("the property is not a boolean") }
+                return ("num", .real(b ? 1 : 0))
+            case .string(let s):
+                if info.kinds.contains("date") || info.declaration?.kind == .date {
+                    if let ms = Timestamp.parse(s) { return ("num", .real(Double(ms))) }
+                    if info.declaration?.kind == .date || !info.kinds.contains("string") {
+                        throw invalid("\"\(s.prefix(40))\" is not an ISO-8601 date-time with a zone")
+                    }
+                }
+                if info.isNumeric, info.declaration?.kind != .date { throw invalid("the property holds numbers; compare it with a number") }
+                return ("text", .text(Self.comparisonText(s)))
+            default:
+                throw invalid("the value must be a string, number or boolean, got \(value.typeName)")
+            }
+        }
+        let base = "SELECT p.entity FROM property p WHERE p.name = ?"
+        var args: [SQLValue] = [.text(name)]
+        var condition: String
+        var negate = false
+        switch filter.op {
+        case .eq, .ne, .lt, .le, .gt, .ge:
+            let (column, value) = try operand(filter.value)
+            let symbol = ["eq": "=", "ne": "=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="][filter.op.rawValue]!
+            condition = "p.\(column) \(symbol) ?"
+            args.append(value)
+            negate = filter.op == .ne
+        case .between:
+            guard case .array(let bounds) = filter.value, bounds.count == 2 else { throw invalid("the value must be [low, high]") }
+            let low = try operand(bounds[0]), high = try operand(bounds[1])
+            condition = "p.\(low.column) BETWEEN ? AND ?"
+            args += [low.value, high.value]
+        case .contains, .notContains:
+            negate = filter.op == .notContains
+            if info.multi {
+                let (column, value) = try operand(filter.value)
+                condition = "p.\(column) = ?"
+                args.append(value)
+            } else {
+                guard case .string(let s) = filter.value, !info.isNumeric else { throw invalid("contains applies to strings and arrays") }
+                condition = "instr(p.text, ?) > 0"
+                args.append(.text(Self.comparisonText(s)))
+            }
+        case .hasPrefix, .hasSuffix:
+            guard case .string(let s) = filter.value else { throw invalid("the value must be a string") }
+            guard !info.isNumeric else { throw invalid("\(filter.op.rawValue) applies to string properties only") }
+            let key = Self.comparisonText(s)
+            condition = filter.op == .hasPrefix ? "substr(p.text, 1, length(?)) = ?" : "substr(p.text, -length(?)) = ?"
+            args += [.text(key), .text(key)]
+        }
+        if negate {
+            return SQLFragment(
+                sql: "e.rowid IN (\(base) AND p.kind != 'null') AND e.rowid NOT IN (\(base) AND \(condition))",
+                arguments: [.text(name)] + args)
+        }
+        return SQLFragment(sql: "e.rowid IN (\(base) AND \(condition))", arguments: args)
+    }
+}
+
+extension Statement {
+    /// Binds, steps through every row and maps it.
+    func rows<T>(_ arguments: [SQLValue], _ map: (Statement) throws -> T) throws -> [T] {
+        try bind(arguments)
+        var result: [T] = []
+        while try step() { result.append(try map(self)) }
+        return result
+    }
+}

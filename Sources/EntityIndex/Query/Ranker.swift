@@ -1,0 +1,119 @@
+import JSON
+
+/// One entity found by the full-text index, with what ranking needs.
+struct Candidate {
+    var rowid: Int64
+    var key: EntityKey
+    var idKey: String
+    var recordText: String
+    var rankingHint: Double
+    var priority: Int64
+    var lastUsedAt: Int64
+    var title: String
+    /// Normalized column texts, in `SearchDocument.columnNames` order.
+    var columns: [String]
+    var bm25: Double
+
+    var record: JSONObject { (try? JSONParser().parse(recordText))?.object ?? JSONObject() }
+}
+
+/// Orders search candidates in tiers; each tier only breaks the ties of the one before.
+///
+/// 1. exact id (the query is the entity's id, ignoring case and separators);
+/// 2. fewer typos;
+/// 3. where the words matched: title or id, then synonyms and keywords, then subtitle, then description, then
+///    properties (summed over the words);
+/// 4. exactness: the title equals the query, starts with it, contains its words whole, or only matches prefixes;
+/// 5. bm25 (FTS5, with column weights 10/6/4/2/1/10);
+/// 6. rankingHint, then priority, then lastUsedAt, higher first;
+/// 7. type and id, so that equal entities always come in the same order.
+/// (Every word always matches: that tier is implied by the AND query.)
+struct Ranker {
+    static let columnRank = [0, 1, 2, 3, 4, 0]
+    static let exactnessNames = ["equal", "starts", "words", "prefix"]
+
+    struct Ranked {
+        var key: EntityKey
+        var record: JSONObject
+        var tiers: (exact: Int, typos: Int, attribute: Int, exactness: Int, bm25: Double, hint: Double, priority: Int64, recency: Int64)
+        var bestColumn: Int
+
+        var score: Double {
+            let relevance = min(max(-tiers.bm25, 0), 99.99)
+            return Double(1 - tiers.exact) * 1e8 + Double(max(0, 9 - tiers.typos)) * 1e7
+                + Double(max(0, 99 - tiers.attribute)) * 1e5 + Double(3 - tiers.exactness) * 1e4 + relevance * 100
+                + tiers.hint / 100
+        }
+
+        var explanation: JSONValue {
+            .object(JSONObject([
+                ("exactId", .bool(tiers.exact == 0)), ("typos", JSONValue(tiers.typos)),
+                ("attribute", JSONValue(tiers.attribute)),
+                ("bestField", .string(SearchDocument.columnNames[bestColumn])),
+                ("exactness", .string(Ranker.exactnessNames[tiers.exactness])),
+                ("bm25", .number(JSONNumber((tiers.bm25 * 1e4).rounded() / 1e4))),
+                ("rankingHint", JSONValue(tiers.hint)), ("priority", JSONValue(Int(tiers.priority))),
+                ("score", .number(JSONNumber((score * 1000).rounded() / 1000))),
+            ]))
+        }
+    }
+
+    var query: SearchQuery
+    var typoMode: Bool
+
+    func rank(_ candidates: [Candidate]) -> [Ranked] {
+        let ranked = candidates.map(features)
+        return ranked.sorted { a, b in
+            let x = a.tiers, y = b.tiers
+            if x.exact != y.exact { return x.exact < y.exact }
+            if x.typos != y.typos { return x.typos < y.typos }
+            if x.attribute != y.attribute { return x.attribute < y.attribute }
+            if x.exactness != y.exactness { return x.exactness < y.exactness }
+            if x.bm25 != y.bm25 { return x.bm25 < y.bm25 }
+            if x.hint != y.hint { return x.hint > y.hint }
+            if x.priority != y.priority { return x.priority > y.priority }
+            if x.recency != y.recency { return x.recency > y.recency }
+            if a.key.type != b.key.type { return a.key.type < b.key.type }
+            return a.key.id < b.key.id
+        }
+    }
+
+    func features(_ c: Candidate) -> Ranked {
+        let columnTerms = c.columns.map { $0.split(separator: " ") }
+        var typos = 0, attribute = 0, best = 5
+        for term in query.terms {
+            var termBest: (rank: Int, typos: Int)?
+            for (index, terms) in columnTerms.enumerated() {
+                guard let t = term.match(terms) else { continue }
+                let rank = Ranker.columnRank[index]
+                if termBest == nil || (t, rank) < (termBest!.typos, termBest!.rank) { termBest = (rank, t) }
+            }
+            typos += termBest?.typos ?? 2
+            attribute += termBest?.rank ?? 5
+            best = min(best, termBest?.rank ?? 5)
+        }
+        let exact = c.idKey == query.idKey || c.key.id == query.raw ? 0 : 1
+        let bestColumn = best == 0 && !columnTerms[0].isEmpty ? 0 : Ranker.columnRank.firstIndex(of: best) ?? 4
+        return Ranked(key: c.key, record: c.record,
+                      tiers: (exact, typos, attribute, exactness(c.title), c.bm25, c.rankingHint, c.priority, c.lastUsedAt),
+                      bestColumn: bestColumn)
+    }
+
+    /// 0: the title is the query; 1: it starts with it; 2: it contains every word whole; 3: otherwise.
+    func exactness(_ title: String) -> Int {
+        let q = query.tokens
+        guard !q.isEmpty else { return 3 }
+        let t = TextAnalyzer.tokens(title).map(\.text)
+        let prefix = query.terms.last?.prefix ?? false
+        if t == q { return 0 }
+        if t.count >= q.count {
+            let head = zip(t, q).enumerated().allSatisfy { i, pair in
+                pair.0 == pair.1 || (prefix && i == q.count - 1 && pair.0.hasPrefix(pair.1))
+            }
+            if head { return 1 }
+        }
+        let words = Set(t)
+        if q.allSatisfy(words.contains) { return 2 }
+        return 3
+    }
+}

@@ -1,0 +1,121 @@
+/// One word of a search, normalized, with how it may match.
+struct QueryTerm: Sendable {
+    enum Kind: Sendable, Equatable {
+        case plain(String)
+        case compound(parts: [String], joined: String)
+        case cjk([String])
+    }
+
+    var kind: Kind
+    /// The last term of a query that does not end in a space matches as a prefix (search as you type).
+    var prefix: Bool
+    /// Vocabulary words one or two edits away, filled in by the typo fallback.
+    var variants: [String: Int] = [:]
+
+    /// The text shown in explanations.
+    var display: String {
+        switch kind {
+        case .plain(let t): return t
+        case .compound(_, let joined): return joined
+        case .cjk(let chars): return chars.joined()
+        }
+    }
+
+    /// Typo tolerance applies to words of 5 letters or more, without digits, never to CJK or compounds.
+    var typoBudget: Int {
+        guard case .plain(let t) = kind, !t.contains(where: \.isNumber) else { return 0 }
+        let n = t.count
+        return n >= 9 ? 2 : (n >= 5 ? 1 : 0)
+    }
+
+    /// The FTS5 expression for this term; every piece of text is quoted, so no input can be an operator.
+    var expression: String {
+        let star = prefix ? "*" : ""
+        switch kind {
+        case .plain(let t):
+            guard !variants.isEmpty else { return quote(t) + star }
+            let alternatives = [quote(t) + star] + variants.keys.sorted().map(quote)
+            return "(" + alternatives.joined(separator: " OR ") + ")"
+        case .compound(let parts, let joined):
+            return "(" + quote(joined) + star + " OR " + quote(parts.joined(separator: " ")) + star + ")"
+        case .cjk(let chars):
+            if chars.count == 1 { return quote(chars[0]) + "*" }
+            let bigrams = (0..<(chars.count - 1)).map { chars[$0] + chars[$0 + 1] }
+            return quote(bigrams.joined(separator: " ")) + star
+        }
+    }
+
+    private func quote(_ s: String) -> String {
+        "\"" + s.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
+    }
+
+    /// Whether this term matches a column's index terms, and with how many typos.
+    func match(_ terms: [Substring]) -> Int? {
+        switch kind {
+        case .plain(let t):
+            if prefix ? terms.contains(where: { $0.hasPrefix(t) }) : terms.contains(where: { $0 == t }) { return 0 }
+            var best: Int?
+            for term in terms {
+                if let d = variants[String(term)], d < (best ?? Int.max) { best = d }
+            }
+            return best
+        case .compound(let parts, let joined):
+            if prefix ? terms.contains(where: { $0.hasPrefix(joined) }) : terms.contains(where: { $0 == joined }) { return 0 }
+            let set = Set(terms)
+            let allParts = parts.enumerated().allSatisfy { i, p in
+                (prefix && i == parts.count - 1) ? terms.contains(where: { $0.hasPrefix(p) }) : set.contains(Substring(p))
+            }
+            return allParts ? 0 : nil
+        case .cjk(let chars):
+            if chars.count == 1 { return terms.contains(where: { $0.hasPrefix(chars[0]) }) ? 0 : nil }
+            let bigrams = (0..<(chars.count - 1)).map { chars[$0] + chars[$0 + 1] }
+            let set = Set(terms)
+            let ok = bigrams.enumerated().allSatisfy { i, b in
+                (prefix && i == bigrams.count - 1) ? terms.contains(where: { $0.hasPrefix(b) }) : set.contains(Substring(b))
+            }
+            return ok ? 0 : nil
+        }
+    }
+}
+
+/// A parsed search string.
+struct SearchQuery: Sendable {
+    /// Words past this many are ignored (a pasted paragraph must not become a 10,000-term query).
+    static let maxTerms = 32
+
+    var raw: String
+    var terms: [QueryTerm]
+    /// The query as an id key (`#1042-A` → `1042a`), for the exact-id tier.
+    var idKey: String
+    /// Normalized tokens of the whole query, for the exactness tier.
+    var tokens: [String]
+
+    init(_ raw: String) {
+        self.raw = raw
+        let words = TextAnalyzer.words(raw)
+        var terms: [QueryTerm] = []
+        for word in words.prefix(Self.maxTerms) {
+            switch word {
+            case .plain(let t): terms.append(QueryTerm(kind: .plain(t.text), prefix: false))
+            case .compound(let parts):
+                let texts = parts.map(\.text)
+                terms.append(QueryTerm(kind: .compound(parts: texts, joined: texts.joined()), prefix: false))
+            case .cjk(let chars): terms.append(QueryTerm(kind: .cjk(chars.map(\.text)), prefix: false))
+            }
+        }
+        // Typing in progress: the last word is a prefix unless the query ends with a space.
+        if !terms.isEmpty, let last = raw.unicodeScalars.last, !last.properties.isWhitespace,
+            words.count <= Self.maxTerms
+        {
+            terms[terms.count - 1].prefix = true
+        }
+        self.terms = terms
+        self.tokens = words.flatMap { $0.tokens.map(\.text) }
+        self.idKey = self.tokens.joined()
+    }
+
+    var isEmpty: Bool { terms.isEmpty }
+
+    /// The FTS5 MATCH expression: every term must match (implicit AND).
+    var expression: String { terms.map(\.expression).joined(separator: " ") }
+}

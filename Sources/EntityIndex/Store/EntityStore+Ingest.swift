@@ -1,0 +1,194 @@
+import JSON
+import SQLite
+
+/// How an ingest changed the index.
+public struct IngestCounts: Sendable, Equatable {
+    public var inserted = 0
+    public var updated = 0
+    public var unchanged = 0
+    public init(inserted: Int = 0, updated: Int = 0, unchanged: Int = 0) {
+        self.inserted = inserted
+        self.updated = updated
+        self.unchanged = unchanged
+    }
+    public var total: Int { inserted + updated + unchanged }
+}
+
+/// An all-or-nothing ingest: records are upserted as they come, inside one transaction (or one savepoint of an
+/// open batch), and `finish()` commits only if every record was valid.
+///
+/// Records are streamed: memory does not grow with the number of records. A bad record stops the writing but not
+/// the reading, so that one run reports every bad record of the input.
+public final class IngestSession {
+    public static let maxListedProblems = 100
+
+    let store: EntityStore
+    public private(set) var counts = IngestCounts()
+    public private(set) var problems: [RecordProblem] = []
+    public private(set) var problemCount = 0
+    public private(set) var position = 0
+    private var finished = false
+    private var declarations: [String: [String: PropertyDeclaration]] = [:]
+
+    init(store: EntityStore) throws {
+        self.store = store
+        if store.batchOpen {
+            try store.db.execute("SAVEPOINT ingest")
+        } else {
+            try store.db.execute("BEGIN IMMEDIATE")
+        }
+        try store.purgeExpired()
+    }
+
+    deinit {
+        if !finished { rollback() }
+    }
+
+    /// Records a problem found before validation (a line that is not JSON, say).
+    public func reject(_ problem: RecordProblem) {
+        position = max(position, problem.position)
+        problemCount += 1
+        if problems.count < Self.maxListedProblems { problems.append(problem) }
+    }
+
+    /// Validates and upserts one record; problems are collected, not thrown.
+    public func add(_ value: JSONValue, position: Int? = nil, line: Int? = nil) throws(EntityIndexError) {
+        self.position = position ?? (self.position + 1)
+        switch RecordValidator.validate(value, position: self.position, line: line) {
+        case .failure(let failure):
+            for problem in failure.problems { reject(problem) }
+        case .success(let record):
+            guard problemCount == 0 else { return } // nothing will be committed; keep validating only
+            do {
+                try upsert(record)
+            } catch {
+                throw EntityIndexError.wrap(error, doing: "ingesting record \(self.position) (\(record.key))")
+            }
+        }
+    }
+
+    /// Commits when every record was valid; otherwise rolls back and throws an error listing the bad records.
+    @discardableResult
+    public func finish() throws(EntityIndexError) -> IngestCounts {
+        guard problemCount == 0 else {
+            rollback()
+            var message = problemCount == 1 ? "1 problem" : "\(problemCount) problems"
+            message += " in the input; nothing was ingested:\n" + problems.map { "  " + $0.description }.joined(separator: "\n")
+            if problemCount > problems.count { message += "\n  … and \(problemCount - problems.count) more" }
+            throw EntityIndexError(.invalidRecord, message, details: problems)
+        }
+        do {
+            try store.db.execute(store.batchOpen ? "RELEASE ingest" : "COMMIT")
+        } catch {
+            rollback()
+            throw EntityIndexError.wrap(error, doing: "committing the ingest")
+        }
+        finished = true
+        return counts
+    }
+
+    /// Abandons the ingest: nothing of it stays.
+    public func rollback() {
+        guard !finished else { return }
+        finished = true
+        if store.batchOpen {
+            try? store.db.execute("ROLLBACK TO ingest")
+            try? store.db.execute("RELEASE ingest")
+        } else if store.db.isInTransaction {
+            try? store.db.execute("ROLLBACK")
+        }
+    }
+
+    private func upsert(_ record: EntityRecord) throws {
+        let db = store.db
+        let text = JSONWriter.string(.object(record.json))
+        let now = store.now
+        let expires = record.expiresAt ?? EntityStore.defaultExpiry(from: now)
+        let existing = try db.cached("SELECT rowid, record FROM entity WHERE type = ? AND id = ?")
+        try existing.bind([.text(record.type), .text(record.id)])
+        var rowid: Int64?
+        var same = false
+        if try existing.step() {
+            rowid = existing.int(0)
+            same = existing.text(1) == text
+        }
+        existing.reset()
+        defer { _ = try? db.run("DELETE FROM reindex_outstanding WHERE type = ? AND id = ?", [.text(record.type), .text(record.id)]) }
+
+        if let rowid, same {
+            try db.run("UPDATE entity SET ingested_at = ?, expires_at = ? WHERE rowid = ?",
+                       [.integer(now), .integer(expires), .integer(rowid)])
+            counts.unchanged += 1
+            return
+        }
+        let decls = try declarationsFor(record.type)
+        let doc = SearchDocument(record, declarations: decls)
+        let values: [SQLValue] = [
+            .text(TextAnalyzer.idKey(record.id)), .text(record.title), .text(text), SQLValue(record.domain),
+            SQLValue(record.hidden), SQLValue(record.rankingHint), SQLValue(record.priority), SQLValue(record.lastUsedAt),
+            .integer(now), .integer(expires),
+        ]
+        if let rowid {
+            try db.run("""
+                UPDATE entity SET id_key = ?, title = ?, record = ?, domain = ?, hidden = ?, ranking_hint = ?, priority = ?,
+                    last_used_at = ?, ingested_at = ?, expires_at = ? WHERE rowid = ?
+                """, values + [.integer(rowid)])
+            try db.run(
+                "UPDATE search_doc SET title = ?, names = ?, subtitle = ?, description = ?, props = ?, ident = ? WHERE rowid = ?",
+                doc.columns.map { .text($0) } + [.integer(rowid)])
+            try store.writeProperties(rowid: rowid, record: record, declarations: decls, replacing: true)
+            try writeRelations(rowid: rowid, record.related, replacing: true)
+            counts.updated += 1
+        } else {
+            try db.run("""
+                INSERT INTO entity(type, id, id_key, title, record, domain, hidden, ranking_hint, priority, last_used_at,
+                    ingested_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, [.text(record.type), .text(record.id)] + values)
+            let newRowid = db.lastInsertRowID
+            try db.run(
+                "INSERT INTO search_doc(rowid, title, names, subtitle, description, props, ident) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [.integer(newRowid)] + doc.columns.map { .text($0) })
+            try store.writeProperties(rowid: newRowid, record: record, declarations: decls, replacing: false)
+            try writeRelations(rowid: newRowid, record.related, replacing: false)
+            counts.inserted += 1
+        }
+    }
+
+    private func declarationsFor(_ type: String) throws -> [String: PropertyDeclaration] {
+        if let cached = declarations[type] { return cached }
+        let loaded = try store.declarations(for: type)
+        declarations[type] = loaded
+        return loaded
+    }
+
+    private func writeRelations(rowid: Int64, _ related: [EntityKey], replacing: Bool) throws {
+        if replacing { try store.db.run("DELETE FROM relation WHERE entity = ?", [.integer(rowid)]) }
+        for (ord, key) in related.enumerated() {
+            try store.db.run("INSERT INTO relation(entity, ord, type, id) VALUES (?, ?, ?, ?)",
+                             [.integer(rowid), .integer(Int64(ord)), .text(key.type), .text(key.id)])
+        }
+    }
+}
+
+extension EntityStore {
+    /// Starts an all-or-nothing ingest.
+    public func beginIngest() throws(EntityIndexError) -> IngestSession {
+        do {
+            return try IngestSession(store: self)
+        } catch {
+            throw EntityIndexError.wrap(error, doing: "starting an ingest")
+        }
+    }
+
+    /// Ingests a list of records at once (the pipe's `ingest`).
+    public func ingest(_ records: [JSONValue]) throws(EntityIndexError) -> IngestCounts {
+        let session = try beginIngest()
+        for record in records { try session.add(record) }
+        return try session.finish()
+    }
+
+    /// Deletes entities past their expiry. Called at the start of every write.
+    func purgeExpired() throws {
+        try db.run("DELETE FROM entity WHERE expires_at <= ?", [.integer(now)])
+    }
+}

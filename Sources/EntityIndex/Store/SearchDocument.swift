@@ -1,0 +1,39 @@
+import JSON
+
+/// The normalized text of one entity, column by column, as stored in `search_doc` and indexed by FTS5.
+///
+/// Columns, best first: title, names (synonyms and keywords), subtitle, description, props (string properties),
+/// ident (the id). A property declared with an `indexingKey` is searched in the column of that Spotlight attribute.
+struct SearchDocument {
+    static let columnNames = ["title", "names", "subtitle", "description", "props", "ident"]
+    var columns: [String]
+
+    init(_ record: EntityRecord, declarations: [String: PropertyDeclaration]) {
+        var title = [record.title], names = record.synonyms + record.keywords
+        var subtitle = record.subtitle.map { [$0] } ?? [], description = record.description.map { [$0] } ?? []
+        var props: [String] = []
+        for (name, value) in record.properties {
+            let texts = SearchDocument.strings(value)
+            guard !texts.isEmpty else { continue }
+            switch declarations[name]?.column {
+            case 0?: title += texts
+            case 1?: names += texts
+            case 2?: subtitle += texts
+            case 3?: description += texts
+            default: props += texts
+            }
+        }
+        func text(_ parts: [String]) -> String {
+            parts.map(TextAnalyzer.indexText).filter { !$0.isEmpty }.joined(separator: " ")
+        }
+        columns = [text(title), text(names), text(subtitle), text(description), text(props), TextAnalyzer.indexText(record.id)]
+    }
+
+    static func strings(_ value: JSONValue) -> [String] {
+        switch value {
+        case .string(let s): return [s]
+        case .array(let items): return items.compactMap(\.string)
+        default: return []
+        }
+    }
+}

@@ -1,0 +1,107 @@
+/// A usage error: exit 64 with the command's usage line on stderr.
+public struct UsageError: Error, Sendable {
+    public var message: String
+    public var usage: String?
+    public init(_ message: String, usage: String? = nil) {
+        self.message = message
+        self.usage = usage
+    }
+}
+
+/// What a command accepts: its options (with or without a value) and its help.
+public struct CommandSpec: Sendable {
+    public var name: String
+    public var abstract: String
+    public var usage: String
+    /// Option name (without dashes) → help text; names ending in "=" take a value.
+    public var options: [(String, String)]
+    public var discussion: String
+
+    var valueOptions: Set<String> { Set(options.map(\.0).filter { $0.hasSuffix("=") }.map { String($0.dropLast()) }) }
+    var flagOptions: Set<String> { Set(options.map(\.0).filter { !$0.hasSuffix("=") }) }
+
+    public var help: String {
+        var text = "\(abstract)\n\nUsage: \(usage)\n"
+        let all = options + CommandSpec.globalOptions
+        if !all.isEmpty {
+            text += "\nOptions:\n"
+            let rows = all.map { name, help in
+                name.hasSuffix("=") ? ("--\(name.dropLast()) <value>", help) : ("--\(name)", help)
+            }
+            let width = rows.map(\.0.count).max() ?? 0
+            for (left, help) in rows {
+                text += "  " + left + String(repeating: " ", count: width - left.count + 2) + help + "\n"
+            }
+        }
+        if !discussion.isEmpty { text += "\n" + discussion + "\n" }
+        return text
+    }
+
+    static let globalOptions: [(String, String)] = [
+        ("db=", "the database file (default: $ENTITYIDX_DB, else ./entityidx.sqlite)"),
+        ("now=", "fix the clock (ISO-8601 with a zone), for reproducible expiry and recency"),
+        ("json", "print the pipe's result object as JSON"),
+        ("help", "show this help"),
+    ]
+}
+
+/// Parsed command-line arguments: options anywhere, `--` ends options.
+public struct ParsedArguments: Sendable {
+    public var positionals: [String] = []
+    public var values: [String: [String]] = [:]
+    public var flags: Set<String> = []
+
+    public func value(_ name: String) -> String? { values[name]?.last }
+    public func all(_ name: String) -> [String] { values[name] ?? [] }
+    public func flag(_ name: String) -> Bool { flags.contains(name) }
+
+    /// Parses `arguments` for `spec`, global options included.
+    public static func parse(_ arguments: [String], spec: CommandSpec) throws(UsageError) -> ParsedArguments {
+        var parsed = ParsedArguments()
+        let valueOptions = spec.valueOptions.union(["db", "now"])
+        let flagOptions = spec.flagOptions.union(["json", "help"])
+        var i = 0
+        var optionsEnded = false
+        while i < arguments.count {
+            let arg = arguments[i]
+            i += 1
+            if optionsEnded || !arg.hasPrefix("--") || arg == "-" {
+                if !optionsEnded, arg.hasPrefix("-"), arg.count > 1, arg != "-" {
+                    if arg == "-h" { parsed.flags.insert("help"); continue }
+                    throw UsageError("unknown option \(arg) (use -- before an argument that starts with '-')", usage: spec.usage)
+                }
+                parsed.positionals.append(arg)
+                continue
+            }
+            if arg == "--" { optionsEnded = true; continue }
+            var name = String(arg.dropFirst(2))
+            var inline: String?
+            if let eq = name.firstIndex(of: "=") {
+                inline = String(name[name.index(after: eq)...])
+                name = String(name[..<eq])
+            }
+            if valueOptions.contains(name) {
+                guard let value = inline ?? (i < arguments.count ? arguments[i] : nil) else {
+                    throw UsageError("option --\(name) needs a value", usage: spec.usage)
+                }
+                if inline == nil { i += 1 }
+                parsed.values[name, default: []].append(value)
+            } else if flagOptions.contains(name) {
+                guard inline == nil else { throw UsageError("option --\(name) takes no value", usage: spec.usage) }
+                parsed.flags.insert(name)
+            } else {
+                throw UsageError("unknown option --\(name) for \(spec.name)", usage: spec.usage)
+            }
+        }
+        return parsed
+    }
+
+    /// An integer option within a range.
+    public func int(_ name: String, range: ClosedRange<Int>, usage: String) throws(UsageError) -> Int? {
+        guard let text = value(name) else { return nil }
+        guard let v = Int(text), range.contains(v) else {
+            throw UsageError("--\(name) must be an integer from \(range.lowerBound) to \(range.upperBound), got \"\(text)\"", usage: usage)
+        }
+        return v
+    }
+}

@@ -1,0 +1,70 @@
+import EntityIndex
+import EntityIndexPipe
+import JSON
+
+/// What every command receives: global options, the store (opened on first use) and the output streams.
+///
+/// Commands never open their own database or write to the process's streams directly, so tests can run them with
+/// a temporary database and read what they printed.
+public final class CommandContext {
+    public let dbPath: String
+    /// The fixed clock from `--now`, else nil (the wall clock).
+    public let fixedNow: Int64?
+    public let json: Bool
+    var output: (String) -> Void
+    var errorOutput: (String) -> Void
+    let stdoutIsTerminal: Bool
+    let stderrIsTerminal: Bool
+    private var openedStore: EntityStore?
+
+    /// The default database: `$ENTITYIDX_DB`, else `entityidx.sqlite` in the working directory.
+    public static var defaultDatabase: String { Platform.environment("ENTITYIDX_DB").flatMap { $0.isEmpty ? nil : $0 } ?? "entityidx.sqlite" }
+
+    public init(arguments: ParsedArguments, output: @escaping (String) -> Void = { Platform.write(1, $0) },
+                errorOutput: @escaping (String) -> Void = { Platform.write(2, $0) }) throws(UsageError) {
+        dbPath = arguments.value("db") ?? Self.defaultDatabase
+        if let text = arguments.value("now") {
+            guard let ms = Timestamp.parse(text) else {
+                throw UsageError("--now must be an ISO-8601 date-time with a zone, such as 2026-03-02T09:00:00Z; got \"\(text)\"")
+            }
+            fixedNow = ms
+        } else {
+            fixedNow = nil
+        }
+        json = arguments.flag("json")
+        self.output = output
+        self.errorOutput = errorOutput
+        stdoutIsTerminal = Platform.isTerminal(1)
+        stderrIsTerminal = Platform.isTerminal(2)
+    }
+
+    public func now() -> Int64 { fixedNow ?? Platform.nowMilliseconds() }
+
+    /// The store, opened (and created or migrated) on first use.
+    public func store() throws(EntityIndexError) -> EntityStore {
+        if let openedStore { return openedStore }
+        if dbPath != ":memory:" { Platform.createPrivateFile(dbPath) }
+        let store = try EntityStore(path: dbPath, now: now())
+        openedStore = store
+        return store
+    }
+
+    public func handler() throws(EntityIndexError) -> RequestHandler {
+        let store = try store()
+        let fixed = fixedNow
+        return RequestHandler(store: store, clock: { fixed ?? Platform.nowMilliseconds() })
+    }
+
+    /// Runs a pipe method, the same way the pipe does.
+    public func call(_ method: String, _ params: JSONValue) throws(EntityIndexError) -> JSONValue {
+        try handler().call(method, params)
+    }
+
+    public func print(_ text: String) { output(text + "\n") }
+    public func printError(_ text: String) { errorOutput(text + "\n") }
+
+    /// Prints a result: as JSON with `--json`, else with `human`.
+    func emit(_ result: JSONValue, human: (JSONValue) -> Void) {
+        if json { print(JSONWriter.string(result)) } else { human(result) }
+    }
+}

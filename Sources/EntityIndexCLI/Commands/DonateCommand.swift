@@ -1,0 +1,25 @@
+import EntityIndex
+import JSON
+
+/// `entityidx donate --type T ID`: an interaction, like an intent donation.
+struct DonateCommand: Command {
+    static let spec = CommandSpec(
+        name: "donate", abstract: "Record an interaction with an entity (feeds suggestions)",
+        usage: "entityidx donate --type T ID [--json]",
+        options: [("type=", "the entity's type (required)")],
+        discussion: "Donations of one entity within 5 minutes of the previous one count once.")
+
+    var params: JSONObject
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        guard let type = arguments.value("type") else { throw UsageError("missing --type", usage: Self.spec.usage) }
+        guard arguments.positionals.count == 1 else { throw UsageError("donate takes one ID", usage: Self.spec.usage) }
+        params = JSONObject([("type", .string(type)), ("id", .string(arguments.positionals[0]))])
+    }
+
+    func run(_ context: CommandContext) throws -> Int32 {
+        let result = try context.call("donate", .object(params))
+        context.emit(result) { context.print($0["counted"] == .bool(true) ? "donated" : "not counted (within 5 minutes of the previous donation)") }
+        return 0
+    }
+}

@@ -1,0 +1,25 @@
+import EntityIndex
+import JSON
+
+/// `entityidx get --type T ID…`: entities by id (`entities(for:)`).
+struct GetCommand: Command {
+    static let spec = CommandSpec(
+        name: "get", abstract: "Get entities by id, in the order asked (missing ids are left out)",
+        usage: "entityidx get --type T ID… [--json]",
+        options: [("type=", "the entity type (required)")],
+        discussion: "Each entity comes back exactly as ingested. Hidden entities are returned; expired ones are not.")
+
+    var params: JSONObject
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        guard let type = arguments.value("type") else { throw UsageError("missing --type", usage: Self.spec.usage) }
+        guard !arguments.positionals.isEmpty else { throw UsageError("missing ID", usage: Self.spec.usage) }
+        params = JSONObject([("type", .string(type)), ("ids", .array(arguments.positionals.map { .string($0) }))])
+    }
+
+    func run(_ context: CommandContext) throws -> Int32 {
+        let result = try context.call("get", .object(params))
+        context.emit(result) { Output.entities($0, in: context) }
+        return 0
+    }
+}

@@ -1,0 +1,116 @@
+import EntityIndex
+import EntityIndexPipe
+import JSON
+
+/// `entityidx ingest FILE|-`: streams records into the index, all or nothing.
+struct IngestCommand: Command {
+    static let spec = CommandSpec(
+        name: "ingest", abstract: "Ingest entity records (a JSON array or NDJSON) from a file or stdin",
+        usage: "entityidx ingest FILE|- [--client-state S [--expect-client-state S0]] [--json]",
+        options: [
+            ("client-state=", "commit the ingest as a batch with this client state (at most 250 bytes)"),
+            ("expect-client-state=", "only commit if the stored client state is this one (compare-and-swap)"),
+        ],
+        discussion: """
+            Records are upserted by (type, id). The input is all or nothing: one bad record rejects it, every bad
+            record is listed, and the database is left as it was. Re-ingesting a record unchanged renews its expiry.
+            Progress (records, rate, elapsed) is shown on stderr when it is a terminal.
+            """)
+
+    var path: String
+    var clientState: String?
+    var expectedClientState: String?
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        guard arguments.positionals.count == 1 else {
+            throw UsageError(arguments.positionals.isEmpty ? "missing FILE (use - for stdin)" : "ingest takes one FILE", usage: Self.spec.usage)
+        }
+        path = arguments.positionals[0]
+        clientState = arguments.value("client-state")
+        expectedClientState = arguments.value("expect-client-state")
+        if expectedClientState != nil && clientState == nil {
+            throw UsageError("--expect-client-state needs --client-state", usage: Self.spec.usage)
+        }
+    }
+
+    func run(_ context: CommandContext) throws -> Int32 {
+        let (fd, openError) = Platform.openForReading(path)
+        guard fd >= 0 else { throw EntityIndexError(.io, "cannot read \(path): \(openError ?? "unknown error")") }
+        defer { Platform.closeFile(fd) }
+        let store = try context.store()
+        store.now = context.now()
+        if clientState != nil { try store.beginBatch() }
+        let session: IngestSession
+        do {
+            session = try store.beginIngest()
+        } catch {
+            store.abortBatch()
+            throw error
+        }
+        let reader = JSONStreamReader(fd: fd, maxElementBytes: RecordLimits.maxRecordBytes)
+        let progress = Progress(enabled: context.stderrIsTerminal, context: context)
+        let parser = JSONParser()
+        do {
+            while let element = try reader.next() {
+                do {
+                    let value = try parser.parse(element.bytes)
+                    try session.add(value, position: element.position, line: element.line)
+                } catch let error as JSONParseError {
+                    session.reject(RecordProblem(position: element.position, line: element.line, problem: "is not valid JSON: \(error)"))
+                }
+                progress.tick(session.position, bytes: reader.bytesRead)
+            }
+        } catch let failure as JSONStreamReader.Failure {
+            session.reject(RecordProblem(position: session.position + 1, line: failure.line, problem: failure.message))
+        }
+        progress.finish()
+        let counts: IngestCounts
+        do {
+            counts = try session.finish()
+            if let clientState { try store.endBatch(clientState: clientState, expected: expectedClientState.map { .some($0) }) }
+        } catch {
+            store.abortBatch()
+            throw error
+        }
+        context.emit(counts.json) { _ in
+            let elapsed = progress.elapsed
+            context.print("inserted \(Output.number(counts.inserted)), updated \(Output.number(counts.updated)), unchanged \(Output.number(counts.unchanged)) (\(Output.number(counts.total)) records in \(String(format2(elapsed))) s)")
+        }
+        return 0
+    }
+
+    private func format2(_ v: Double) -> String {
+        let cents = Int((v * 100).rounded())
+        return "\(cents / 100).\(cents % 100 < 10 ? "0" : "")\(cents % 100)"
+    }
+}
+
+/// Progress of a long ingest on stderr, redrawn at most twice a second, only on a terminal.
+final class Progress {
+    let enabled: Bool
+    let context: CommandContext
+    let start = Platform.monotonicSeconds()
+    var last = 0.0
+    var shown = false
+
+    init(enabled: Bool, context: CommandContext) {
+        self.enabled = enabled
+        self.context = context
+    }
+
+    var elapsed: Double { Platform.monotonicSeconds() - start }
+
+    func tick(_ records: Int, bytes: Int) {
+        guard enabled, records % 256 == 0 else { return }
+        let t = elapsed
+        guard t - last >= 0.5 else { return }
+        last = t
+        shown = true
+        let rate = Int(Double(records) / max(t, 0.001))
+        context.errorOutput("\r\u{1B}[K  \(Output.number(records)) records  \(Output.number(rate))/s  \(Int(t)) s  \(Output.number(bytes >> 20)) MiB")
+    }
+
+    func finish() {
+        if shown { context.errorOutput("\r\u{1B}[K") }
+    }
+}

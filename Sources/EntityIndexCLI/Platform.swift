@@ -1,0 +1,60 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The one place that talks to the operating system: streams, environment, terminals, the clock.
+public enum Platform {
+    static func environment(_ name: String) -> String? {
+        guard let value = getenv(name) else { return nil }
+        return String(cString: value)
+    }
+
+    static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+
+    /// Milliseconds since 1970 from the wall clock.
+    static func nowMilliseconds() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
+    }
+
+    /// Seconds from a monotonic clock, for elapsed times.
+    static func monotonicSeconds() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    public static func write(_ fd: Int32, _ text: String) {
+        var text = text
+        text.withUTF8 { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if n < 0 { if errno == EINTR { continue }; return }
+                offset += n
+            }
+        }
+    }
+
+    /// Opens a file for reading; "-" is standard input.
+    static func openForReading(_ path: String) -> (fd: Int32, error: String?) {
+        if path == "-" { return (0, nil) }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 { return (-1, String(cString: strerror(errno))) }
+        var st = stat()
+        if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR {
+            close(fd)
+            return (-1, "is a directory")
+        }
+        return (fd, nil)
+    }
+
+    static func closeFile(_ fd: Int32) { if fd > 2 { close(fd) } }
+
+    /// Creates an empty database file readable by its owner only, so that a new index is private by default.
+    static func createPrivateFile(_ path: String) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if fd >= 0 { close(fd) }
+    }
+}

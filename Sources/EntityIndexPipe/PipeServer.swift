@@ -1,0 +1,198 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CEntityIdx
+import EntityIndex
+import JSON
+
+/// The JSON-RPC 2.0 pipe: one request per line on input, one response per line on output, in order.
+///
+/// A bad line never stops the server: it gets its error response (with `"id": null` when the id cannot be read) and
+/// the next line is served. The loop ends at end of input, or after the current request on SIGINT/SIGTERM; an open
+/// batch is then rolled back. A client that goes away (EPIPE) ends it quietly.
+public final class PipeServer {
+    /// The longest request line accepted; longer lines get an error and are skipped.
+    public static let maxLineBytes = 64 << 20
+    public static let maxDepth = 128
+
+    let handler: RequestHandler
+    let input: Int32
+    let output: Int32
+
+    public init(handler: RequestHandler, input: Int32 = 0, output: Int32 = 1) {
+        self.handler = handler
+        self.input = input
+        self.output = output
+    }
+
+    /// Serves until end of input or a stop signal; returns the process exit status.
+    public func run() -> Int32 {
+        eidx_install_stop_signals()
+        let reader = LineReader(fd: input, maxLineBytes: Self.maxLineBytes)
+        defer { handler.store.abortBatch() }
+        while eidx_stop_signal() == 0 {
+            switch reader.next() {
+            case .end:
+                return 0
+            case .interrupted:
+                continue
+            case .tooLong:
+                guard send(Self.error(id: .null, code: -32600, "request line longer than \(Self.maxLineBytes) bytes", data: "request_too_large")) else { return 0 }
+            case .line(let bytes):
+                guard let response = handle(line: bytes) else { continue }
+                guard send(response) else { return 0 }
+            }
+        }
+        return 128 + eidx_stop_signal()
+    }
+
+    /// Answers one line; nil when nothing is to be sent (a notification, a blank line).
+    public func handle(line: [UInt8]) -> JSONValue? {
+        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return nil }
+        let value: JSONValue
+        do {
+            value = try JSONParser(maxDepth: Self.maxDepth).parse(line)
+        } catch {
+            return Self.error(id: .null, code: -32700, "parse error: \(error)", data: "parse_error")
+        }
+        if case .array(let items) = value {
+            if items.isEmpty { return Self.error(id: .null, code: -32600, "an empty batch is not a valid request", data: "invalid_request") }
+            let responses = items.compactMap(handle(request:))
+            return responses.isEmpty ? nil : .array(responses)
+        }
+        return handle(request: value)
+    }
+
+    /// Answers one request object; nil for a notification.
+    func handle(request value: JSONValue) -> JSONValue? {
+        guard case .object(let request) = value else {
+            return Self.error(id: .null, code: -32600, "a request must be an object, got \(value.typeName)", data: "invalid_request")
+        }
+        var id: JSONValue = .null
+        let isNotification = request["id"] == nil
+        switch request["id"] {
+        case nil, .null?, .string?, .number?: id = request["id"] ?? .null
+        case let other?:
+            return Self.error(id: .null, code: -32600, "\"id\" must be a string, a number or null, got \(other.typeName)", data: "invalid_request")
+        }
+        guard request["jsonrpc"] == .string("2.0") else {
+            return Self.error(id: id, code: -32600, "\"jsonrpc\" must be \"2.0\"", data: "invalid_request")
+        }
+        guard case .string(let method)? = request["method"] else {
+            return Self.error(id: id, code: -32600, "\"method\" must be a string", data: "invalid_request")
+        }
+        guard RequestHandler.knows(method) else {
+            return isNotification ? nil : Self.error(id: id, code: -32601, "unknown method \"\(method)\" (methods: \(RequestHandler.methods.joined(separator: ", ")))", data: "method_not_found")
+        }
+        let response: JSONValue
+        do {
+            let result = try handler.call(method, request["params"])
+            response = .object(JSONObject([("jsonrpc", "2.0"), ("id", id), ("result", result)]))
+        } catch {
+            response = Self.error(id: id, error)
+        }
+        return isNotification ? nil : response
+    }
+
+    static func error(id: JSONValue, code: Int, _ message: String, data: String) -> JSONValue {
+        .object(JSONObject([
+            ("jsonrpc", "2.0"), ("id", id),
+            ("error", .object(JSONObject([("code", JSONValue(code)), ("message", .string(message)), ("data", ["code": .string(data)])]))),
+        ]))
+    }
+
+    static func error(id: JSONValue, _ error: EntityIndexError) -> JSONValue {
+        var data = JSONObject([("code", .string(error.code.rawValue))])
+        if !error.details.isEmpty {
+            data["records"] = .array(error.details.map { p in
+                var o = JSONObject([("position", JSONValue(p.position))])
+                if let line = p.line { o["line"] = JSONValue(line) }
+                if let entity = p.entity { o["entity"] = .string(entity) }
+                if let field = p.field { o["field"] = .string(field) }
+                o["problem"] = .string(p.problem)
+                return .object(o)
+            })
+        }
+        return .object(JSONObject([
+            ("jsonrpc", "2.0"), ("id", id),
+            ("error", .object(JSONObject([
+                ("code", JSONValue(error.isInvalidInput ? -32602 : -32000)), ("message", .string(error.message)), ("data", .object(data)),
+            ]))),
+        ]))
+    }
+
+    /// Writes one response line; false when the client has gone.
+    private func send(_ response: JSONValue) -> Bool {
+        var writer = JSONWriter(capacity: 512)
+        writer.write(response)
+        var bytes = writer.bytes
+        bytes.append(0x0A)
+        return bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let n = write(output, buffer.baseAddress! + offset, buffer.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                offset += n
+            }
+            return true
+        }
+    }
+}
+
+/// Reads lines from a file descriptor in chunks, with a bound on line length.
+final class LineReader {
+    enum Item { case line([UInt8]), tooLong, interrupted, end }
+
+    private let fd: Int32
+    private let maxLineBytes: Int
+    private var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    private var start = 0
+    private var end = 0
+    private var eof = false
+
+    init(fd: Int32, maxLineBytes: Int) {
+        self.fd = fd
+        self.maxLineBytes = maxLineBytes
+    }
+
+    func next() -> Item {
+        var line: [UInt8] = []
+        var overlong = false
+        while true {
+            if start < end {
+                if let newline = buffer[start..<end].firstIndex(of: 0x0A) {
+                    if !overlong { line.append(contentsOf: buffer[start..<newline]) }
+                    start = newline + 1
+                    if overlong || line.count > maxLineBytes { return .tooLong }
+                    return .line(line)
+                }
+                if !overlong { line.append(contentsOf: buffer[start..<end]) }
+                start = end
+                if line.count > maxLineBytes {
+                    overlong = true
+                    line = []
+                }
+            }
+            if eof {
+                if overlong { return .tooLong }
+                return line.isEmpty ? .end : .line(line)
+            }
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR {
+                    if eidx_stop_signal() != 0 { return .interrupted }
+                    continue
+                }
+                eof = true
+            } else if n == 0 {
+                eof = true
+            } else {
+                start = 0
+                end = n
+            }
+        }
+    }
+}

@@ -1,0 +1,103 @@
+-- entityidx schema 1: entities, their properties, relations and the full-text index.
+-- Times are milliseconds since 1970-01-01 UTC. Text columns of search_doc hold normalized text (see README,
+-- "Search pipeline"), indexed by FTS5's built-in unicode61 tokenizer so that the stock sqlite3 shell can query it.
+
+CREATE TABLE meta(
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE entity(
+    rowid        INTEGER PRIMARY KEY,
+    type         TEXT NOT NULL,
+    id           TEXT NOT NULL,
+    id_key       TEXT NOT NULL,            -- the id normalized for exact-id matching ("#1042-A" -> "1042a")
+    title        TEXT NOT NULL,
+    record       TEXT NOT NULL,            -- the record as ingested, JSON
+    domain       TEXT,
+    hidden       INTEGER NOT NULL DEFAULT 0,
+    ranking_hint REAL,
+    priority     INTEGER,
+    last_used_at INTEGER,
+    ingested_at  INTEGER NOT NULL,         -- last ingest, changed or not
+    expires_at   INTEGER NOT NULL,
+    UNIQUE(type, id)
+);
+CREATE INDEX entity_id_key ON entity(id_key);
+CREATE INDEX entity_domain ON entity(domain) WHERE domain IS NOT NULL;
+CREATE INDEX entity_expires ON entity(expires_at);
+
+-- One row per property value (array properties have one row per element, ord = element index).
+CREATE TABLE property(
+    entity INTEGER NOT NULL REFERENCES entity(rowid) ON DELETE CASCADE,
+    name   TEXT NOT NULL,
+    ord    INTEGER NOT NULL,
+    multi  INTEGER NOT NULL,               -- 1 when the value is an array
+    kind   TEXT NOT NULL,                  -- string, number, boolean, date, null
+    num    REAL,                           -- numbers, booleans (0/1) and dates (ms)
+    text   TEXT,                           -- strings, normalized like search text
+    PRIMARY KEY(entity, name, ord)
+) WITHOUT ROWID;
+CREATE INDEX property_num ON property(name, num);
+CREATE INDEX property_text ON property(name, text);
+
+-- Which kinds of values each property of each type has held (kept by ingest; read by property queries).
+CREATE TABLE property_kind(
+    type  TEXT NOT NULL,
+    name  TEXT NOT NULL,
+    kind  TEXT NOT NULL,
+    multi INTEGER NOT NULL,
+    PRIMARY KEY(type, name, kind, multi)
+) WITHOUT ROWID;
+
+-- Declared property types per entity type (undeclared properties take the type of their JSON values).
+CREATE TABLE property_decl(
+    type         TEXT NOT NULL,
+    name         TEXT NOT NULL,
+    kind         TEXT NOT NULL,            -- string, number, integer, boolean, date, strings
+    sortable     INTEGER NOT NULL DEFAULT 1,
+    indexing_key TEXT,
+    PRIMARY KEY(type, name)
+) WITHOUT ROWID;
+
+CREATE TABLE relation(
+    entity INTEGER NOT NULL REFERENCES entity(rowid) ON DELETE CASCADE,
+    ord    INTEGER NOT NULL,
+    type   TEXT NOT NULL,
+    id     TEXT NOT NULL,
+    PRIMARY KEY(entity, ord)
+) WITHOUT ROWID;
+CREATE INDEX relation_target ON relation(type, id);
+
+CREATE TABLE search_doc(
+    rowid       INTEGER PRIMARY KEY REFERENCES entity(rowid) ON DELETE CASCADE,
+    title       TEXT NOT NULL,
+    names       TEXT NOT NULL,             -- synonyms and keywords
+    subtitle    TEXT NOT NULL,
+    description TEXT NOT NULL,
+    props       TEXT NOT NULL,             -- string property values
+    ident       TEXT NOT NULL              -- the id
+);
+
+CREATE VIRTUAL TABLE search USING fts5(
+    title, names, subtitle, description, props, ident,
+    content = 'search_doc', content_rowid = 'rowid',
+    tokenize = "unicode61 remove_diacritics 2 categories 'L* N* Co M*'",
+    prefix = '2 3'
+);
+INSERT INTO search(search, rank) VALUES ('rank', 'bm25(10.0, 6.0, 4.0, 2.0, 1.0, 10.0)');
+
+CREATE TRIGGER search_doc_ai AFTER INSERT ON search_doc BEGIN
+    INSERT INTO search(rowid, title, names, subtitle, description, props, ident)
+    VALUES (new.rowid, new.title, new.names, new.subtitle, new.description, new.props, new.ident);
+END;
+CREATE TRIGGER search_doc_ad AFTER DELETE ON search_doc BEGIN
+    INSERT INTO search(search, rowid, title, names, subtitle, description, props, ident)
+    VALUES ('delete', old.rowid, old.title, old.names, old.subtitle, old.description, old.props, old.ident);
+END;
+CREATE TRIGGER search_doc_au AFTER UPDATE ON search_doc BEGIN
+    INSERT INTO search(search, rowid, title, names, subtitle, description, props, ident)
+    VALUES ('delete', old.rowid, old.title, old.names, old.subtitle, old.description, old.props, old.ident);
+    INSERT INTO search(rowid, title, names, subtitle, description, props, ident)
+    VALUES (new.rowid, new.title, new.names, new.subtitle, new.description, new.props, new.ident);
+END;
