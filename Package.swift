@@ -19,12 +19,13 @@ let package = Package(
         .target(name: "EntityIndexPipe", dependencies: ["EntityIndex", "JSON"]),
         .target(name: "EntityIndexCLI", dependencies: ["EntityIndex", "EntityIndexPipe", "JSON"]),
         .executableTarget(name: "entityidx", dependencies: ["EntityIndexCLI"]),
+        .target(name: "TestSupport", dependencies: ["EntityIndex", "JSON"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
-        .testTarget(name: "EntityIndexTests", dependencies: ["EntityIndex", "JSON"]),
-        .testTarget(name: "EntityIndexPipeTests", dependencies: ["EntityIndexPipe", "EntityIndex", "JSON"]),
-        .testTarget(name: "EntityIndexCLITests", dependencies: ["EntityIndexCLI"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["JSON"]),
+        .testTarget(name: "EntityIndexTests", dependencies: ["EntityIndex", "JSON", "TestSupport"]),
+        .testTarget(name: "EntityIndexPipeTests", dependencies: ["EntityIndexPipe", "EntityIndex", "JSON", "TestSupport"]),
+        .testTarget(name: "EntityIndexCLITests", dependencies: ["EntityIndexCLI", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["JSON", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -38,11 +38,14 @@ struct Ranker {
         var tiers: (exact: Int, typos: Int, attribute: Int, exactness: Int, bm25: Double, hint: Double, priority: Int64, recency: Int64)
         var bestColumn: Int
 
+        /// The tiers folded into one number that decreases down the list: exact id 1000, each typo fewer (of
+        /// two) 100, each attribute step (of nine) 10, each exactness step 2, bm25 mapped into [0, 2), and a
+        /// hundredth of the ranking hint.
         var score: Double {
-            let relevance = min(max(-tiers.bm25, 0), 99.99)
-            return Double(1 - tiers.exact) * 1e8 + Double(max(0, 9 - tiers.typos)) * 1e7
-                + Double(max(0, 99 - tiers.attribute)) * 1e5 + Double(3 - tiers.exactness) * 1e4 + relevance * 100
-                + tiers.hint / 100
+            let relevance = max(-tiers.bm25, 0)
+            return Double(1 - tiers.exact) * 1000 + Double(2 - min(tiers.typos, 2)) * 100
+                + Double(9 - min(tiers.attribute, 9)) * 10 + Double(3 - tiers.exactness) * 2
+                + 2 * (1 - 1 / (1 + relevance)) + tiers.hint / 10_000
         }
 
         var explanation: JSONValue {

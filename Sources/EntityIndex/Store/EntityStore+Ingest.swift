@@ -37,7 +37,6 @@ public final class IngestSession {
         } else {
             try store.db.execute("BEGIN IMMEDIATE")
         }
-        try store.purgeExpired()
     }
 
     deinit {
@@ -78,6 +77,7 @@ public final class IngestSession {
             throw EntityIndexError(.invalidRecord, message, details: problems)
         }
         do {
+            try store.purgeExpired()
             try store.db.execute(store.batchOpen ? "RELEASE ingest" : "COMMIT")
         } catch {
             rollback()
@@ -187,8 +187,11 @@ extension EntityStore {
         return try session.finish()
     }
 
-    /// Deletes entities past their expiry. Called at the start of every write.
+    /// Deletes entities past their expiry. Called by every write.
+    ///
+    /// An entity pushed at this very `now` is kept even when already expired, so that re-ingesting the same input
+    /// reports it unchanged instead of inserting it again; a later write purges it. Until then `stats` counts it.
     func purgeExpired() throws {
-        try db.run("DELETE FROM entity WHERE expires_at <= ?", [.integer(now)])
+        try db.run("DELETE FROM entity WHERE expires_at <= ? AND ingested_at < ?", [.integer(now), .integer(now)])
     }
 }

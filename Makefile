@@ -1,0 +1,57 @@
+# entityidx: `make run` and `make test` are all a fresh Debian machine with Swift needs.
+SWIFT ?= swift
+BIN := .build/release/entityidx
+DEBUG_BIN := .build/debug/entityidx
+CONTRACT_CHECK := ../shared/tools/contract-check
+
+.PHONY: all deps build release run test lint schema bench clean
+
+all: release
+
+# System libraries: SQLite (FTS5) and ICU, installed when pkg-config cannot find them.
+deps:
+	@if ! pkg-config --exists sqlite3 icu-uc icu-i18n 2>/dev/null; then \
+		echo "installing libsqlite3-dev libicu-dev pkg-config"; \
+		SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq libsqlite3-dev libicu-dev pkg-config >/dev/null; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+# Ingest the sample shop data into the default database and show what Siri/Spotlight would find.
+run: release
+	@echo "== ingest data/ into $(ENTITYIDX_DB)"
+	@$(BIN) ingest data/customers.ndjson
+	@$(BIN) ingest data/products.json
+	@$(BIN) ingest data/orders.json
+	@echo; echo "== entityidx search 1042"; $(BIN) search 1042 --limit 5
+	@echo; echo "== entityidx search cafe"; $(BIN) search cafe --limit 5
+	@echo; echo "== entityidx search 东京"; $(BIN) search 东京 --limit 5
+	@echo; echo "== entityidx search strasse"; $(BIN) search strasse --limit 3
+	@echo; echo "== entityidx search 'widgte' (a typo)"; $(BIN) search widgte --limit 3
+	@echo; echo "== entityidx search tea --type product --filter 'price lt 50'"; $(BIN) search tea --type product --filter 'price lt 50'
+	@echo; echo "== entityidx get --type order 1042 missing 7"; $(BIN) get --type order 1042 missing 7
+	@echo; echo "== entityidx query --type order --filter 'status eq shipped' --sort total:desc --limit 5"; \
+		$(BIN) query --type order --filter 'status eq shipped' --sort total:desc --limit 5
+	@echo; echo "== entityidx related --type order 1042"; $(BIN) related --type order 1042
+	@echo; echo "== entityidx suggest --limit 5"; $(BIN) suggest --limit 5
+	@echo; echo "== entityidx stats"; $(BIN) stats
+
+test: build
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+	@if [ -f $(CONTRACT_CHECK) ]; then python3 $(CONTRACT_CHECK) $(DEBUG_BIN); fi
+
+# Regenerate the embedded schema after editing schema/*.sql.
+schema:
+	sh scripts/gen-schema.sh
+
+lint:
+	$(SWIFT) format lint --recursive Sources Tests
+
+clean:
+	rm -rf .build
