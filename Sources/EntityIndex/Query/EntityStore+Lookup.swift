@@ -7,9 +7,10 @@ extension EntityStore {
     /// A repeated id is returned once. Hidden entities are returned (hiding is for Spotlight's UI only).
     public func get(type: String, ids: [String]) throws(EntityIndexError) -> [EntityResult] {
         do {
-            var seen = Set<String>()
+            // Ids are compared as bytes: ids that differ only by Unicode normalization are different ids.
+            var seen = Set<[UInt8]>()
             var result: [EntityResult] = []
-            for id in ids where seen.insert(id).inserted {
+            for id in ids where seen.insert(Array(id.utf8)).inserted {
                 let s = try db.cached("SELECT record FROM entity WHERE type = ? AND id = ? AND expires_at > ?")
                 try s.bind([.text(type), .text(id), .integer(now)])
                 if try s.step() {

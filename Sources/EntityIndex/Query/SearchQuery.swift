@@ -117,5 +117,5 @@ struct SearchQuery: Sendable {
     var isEmpty: Bool { terms.isEmpty }
 
     /// The FTS5 MATCH expression: every term must match (implicit AND).
-    var expression: String { terms.map(\.expression).joined(separator: " ") }
+    var expression: String { terms.map(\.expression).joined(separator: " AND ") }
 }

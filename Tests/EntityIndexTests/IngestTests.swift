@@ -1,0 +1,130 @@
+import EntityIndex
+import JSON
+import SQLite
+import TestSupport
+import Testing
+
+@Suite struct IngestTests {
+    @Test func countsInsertsUpdatesAndUnchanged() throws {
+        let store = try TestSupport.store()
+        #expect(try store.ingest([TestSupport.record("task", "1", "One"), TestSupport.record("task", "2", "Two")]) == IngestCounts(inserted: 2))
+        #expect(try store.ingest([TestSupport.record("task", "1", "One"), TestSupport.record("task", "2", "Two!")])
+            == IngestCounts(updated: 1, unchanged: 1))
+        #expect(try store.get(type: "task", ids: ["2"]).first?.record["title"] == .string("Two!"))
+    }
+
+    @Test func returnsTheRecordAsIngested() throws {
+        let store = try TestSupport.store()
+        let text = #"{"type":"order","id":1042,"title":"Order","properties":{"total":9.50,"tags":["a","b"]},"subtitle":null}"#
+        _ = try store.ingest([TestSupport.json(text)])
+        let e = try #require(try store.get(type: "order", ids: ["1042"]).first)
+        #expect(JSONWriter.string(e.json) == #"{"type":"order","id":"1042","title":"Order","properties":{"total":9.50,"tags":["a","b"]}}"#)
+    }
+
+    @Test("rejects bad records naming record, field and problem", arguments: [
+        (#"{"type":"task","id":"1","title":"x","colour":"red"}"#, "colour", "not a record field"),
+        (#"{"type":"task","id":"1","title":""}"#, "title", "must not be empty"),
+        (#"{"type":"task","id":"1","title":5}"#, "title", "must be a string"),
+        (#"{"type":"task","id":"1"}"#, "title", "is required"),
+        (#"{"type":"9x","id":"1","title":"x"}"#, "type", "must start with a letter"),
+        (#"{"type":"task","id":1.5,"title":"x"}"#, "id", "string or an integer"),
+        (#"{"type":"task","id":"1","title":"x","rankingHint":101}"#, "rankingHint", "between 0 and 100"),
+        (#"{"type":"task","id":"1","title":"x","expiresAt":"2026-03-02"}"#, "expiresAt", "ISO-8601"),
+        (#"{"type":"task","id":"1","title":"x","domain":"a..b"}"#, "domain", "dot-separated"),
+        (#"{"type":"task","id":"1","title":"x","related":[{"type":"t"}]}"#, "related[0].id", "non-empty"),
+        (#"{"type":"task","id":"1","title":"x","properties":{"p":{"q":1}}}"#, "properties.p", "got an object"),
+        (#"{"type":"task","id":"1","title":"x","hidden":"yes"}"#, "hidden", "true or false"),
+        (#"{"type":"task","id":"1","title":"x","keywords":["a",2]}"#, "keywords[1]", "must be a string"),
+    ])
+    func rejects(_ text: String, _ field: String, _ problem: String) throws {
+        let store = try TestSupport.store()
+        do {
+            _ = try store.ingest([TestSupport.record("task", "0", "ok"), TestSupport.json(text)])
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.code == .invalidRecord)
+            #expect(error.message.contains("record 2"))
+            #expect(error.message.contains("field \"\(field)\""), "\(error.message)")
+            #expect(error.message.contains(problem), "\(error.message)")
+            #expect(error.details.first?.field == field)
+        }
+        #expect(try store.get(type: "task", ids: ["0"]).isEmpty, "nothing of a rejected ingest is applied")
+    }
+
+    @Test func rejectsAnIdOver4096Characters() throws {
+        let store = try TestSupport.store()
+        #expect(throws: EntityIndexError.self) {
+            try store.ingest([TestSupport.record("task", String(repeating: "x", count: 4097), "long")])
+        }
+        _ = try store.ingest([TestSupport.record("task", String(repeating: "x", count: 4096), "long")])
+    }
+
+    @Test func namesTheEntityInProblems() throws {
+        let store = try TestSupport.store()
+        do {
+            _ = try store.ingest([TestSupport.json(#"{"type":"order","id":"1042","title":"x","priority":"high"}"#)])
+        } catch {
+            #expect(error.message.contains("record 1 (order/1042): field \"priority\" must be an integer"), "\(error.message)")
+        }
+    }
+
+    @Test func oneBadRecordAmongThousandsLeavesTheDatabaseUnchanged() throws {
+        let store = try TestSupport.store()
+        _ = try store.ingest((0..<100).map { TestSupport.record("task", "\($0)", "Task \($0)") })
+        let before = try snapshot(store)
+        var records = (0..<3000).map { TestSupport.record("task", "\($0)", "Changed \($0)") }
+        records[1717] = TestSupport.json(#"{"type":"task","id":"x","title":"bad","colour":"red"}"#)
+        records[2500] = TestSupport.json(#"{"type":"task","id":"y"}"#)
+        do {
+            _ = try store.ingest(records)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.details.map(\.position) == [1718, 2501], "every bad record is listed")
+        }
+        #expect(try snapshot(store) == before)
+    }
+
+    /// Every row of every table, as text.
+    func snapshot(_ store: EntityStore) throws -> [String] {
+        let tables = try store.db.rows("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'search_%' ORDER BY name") { $0.text(0) }
+        var rows: [String] = []
+        for table in tables where table != "search" {
+            rows += try store.db.rows("SELECT * FROM \"\(table)\"") { s in
+                table + ":" + (0..<s.columnCount).map { "\(s.value($0))" }.joined(separator: "|")
+            }
+        }
+        rows += try store.db.rows("SELECT rowid FROM search WHERE search MATCH 'task'") { "fts:\($0.int(0))" }
+        return rows
+    }
+
+    @Test func integerIdsComeBackAsStrings() throws {
+        let store = try TestSupport.store()
+        _ = try store.ingest([TestSupport.json(#"{"type":"task","id":7,"title":"Seven"}"#)])
+        #expect(try store.get(type: "task", ids: ["7"]).first?.record["id"] == .string("7"))
+    }
+
+    @Test func idsDifferingByNormalizationAreDifferent() throws {
+        let store = try TestSupport.store()
+        let counts = try store.ingest([TestSupport.record("task", "caf\u{E9}", "NFC"), TestSupport.record("task", "cafe\u{301}", "NFD")])
+        #expect(counts.inserted == 2)
+        #expect(try store.get(type: "task", ids: ["cafe\u{301}"]).first?.record["title"] == .string("NFD"))
+    }
+
+    @Test func reopeningRebuildsWhenTheTextVersionChanges() throws {
+        let dir = TestSupport.temporaryDirectory()
+        let store = try EntityStore(path: dir + "/i.sqlite", now: Timestamp.parse("2026-03-02T09:00:00Z")!)
+        _ = try store.ingest([TestSupport.record("task", "1", "Café")])
+        try store.db.run("UPDATE meta SET value = '0' WHERE key = 'text_version'")
+        try store.db.run("UPDATE search_doc SET title = 'stale'")
+        try store.db.execute("INSERT INTO search(search) VALUES ('rebuild')")
+        let reopened = try EntityStore(path: dir + "/i.sqlite", now: Timestamp.parse("2026-03-02T09:00:00Z")!)
+        #expect(try reopened.search(SearchRequest(query: "cafe")).map(\.key.id) == ["1"])
+    }
+
+    @Test func refusesADatabaseFromANewerSchema() throws {
+        let dir = TestSupport.temporaryDirectory()
+        let store = try EntityStore(path: dir + "/i.sqlite", now: 0)
+        try store.db.run("INSERT INTO schema_migrations(version, name, applied_at) VALUES (999, 'future', 'x')")
+        #expect { try EntityStore(path: dir + "/i.sqlite", now: 0) } throws: { ($0 as? EntityIndexError)?.code == .schemaTooNew }
+    }
+}

@@ -1,0 +1,106 @@
+import EntityIndex
+import JSON
+import TestSupport
+import Testing
+
+@Suite struct SearchTests {
+    func ids(_ store: EntityStore, _ query: String, type: String? = nil) throws -> [String] {
+        try store.search(SearchRequest(query: query, type: type, limit: 50)).map(\.key.id)
+    }
+
+    @Test func rankingTiersOrderResults() throws {
+        let store = try TestSupport.store()
+        _ = try store.ingest([
+            TestSupport.record("item", "d", "Desk", [("description", "the lamp shade")]),
+            TestSupport.record("item", "s", "Shade", [("subtitle", "lamp")]),
+            TestSupport.record("item", "k", "Bulb", [("keywords", ["lamp"])]),
+            TestSupport.record("item", "t2", "Old lamp stand"),
+            TestSupport.record("item", "t1", "Lamp"),
+            TestSupport.record("item", "t3", "Lampshade"),
+        ])
+        // title equal, title starts (word), title word prefix … then keywords, subtitle, description.
+        #expect(try ids(store, "lamp ") == ["t1", "t2", "k", "s", "d"])
+        #expect(try ids(store, "lamp") == ["t1", "t3", "t2", "k", "s", "d"])
+    }
+
+    @Test func rankingHintBreaksTies() throws {
+        let store = try TestSupport.store()
+        _ = try store.ingest([
+            TestSupport.record("item", "a", "Blue mug", [("rankingHint", 10)]),
+            TestSupport.record("item", "b", "Blue mug", [("rankingHint", 90)]),
+        ])
+        #expect(try ids(store, "blue mug") == ["b", "a"])
+    }
+
+    @Test func typosAreAFallbackOnly() throws {
+        let store = try TestSupport.store()
+        _ = try store.ingest([
+            TestSupport.record("item", "w", "Widgets and gizmos"),
+            TestSupport.record("item", "s", "Saturday market"),
+            TestSupport.record("item", "n", "Internationalization guide"),
+        ])
+        #expect(try ids(store, "widgte") == ["w"])
+        #expect(try ids(store, "widgts") == ["w"])
+        #expect(try ids(store, "caturday").isEmpty, "a first-letter typo costs two edits")
+        #expect(try ids(store, "internationalisatoin").isEmpty == false, "two typos from nine letters")
+        #expect(try ids(store, "wid").contains("w"), "a prefix never needs typos")
+        #expect(try ids(store, "gizmo widgte") == ["w"])
+    }
+
+    @Test func explainAndHighlight() throws {
+        let store = try TestSupport.store()
+        _ = try store.ingest([TestSupport.record("item", "1", "Café de Flore", [("subtitle", "東京塔 tour")])])
+        let r = try #require(try store.search(SearchRequest(query: "cafe 東京", explain: true, highlight: true)).first)
+        #expect(r.extra["explain"]?["bestField"] == .string("title"))
+        let spans = r.extra["highlights"]?.array ?? []
+        #expect(spans.contains { $0["field"] == .string("title") && $0["text"] == .string("Café") && $0["start"] == JSONValue(0) })
+        #expect(spans.contains { $0["field"] == .string("subtitle") && $0["text"] == .string("東京") })
+    }
+
+    @Test func hiddenAndExpiredAreNotSearched() throws {
+        let store = try TestSupport.store()
+        _ = try store.ingest([
+            TestSupport.record("item", "h", "Secret plan", [("hidden", true)]),
+            TestSupport.record("item", "e", "Secret map", [("expiresAt", "2026-03-05T00:00:00Z")]),
+        ])
+        #expect(try ids(store, "secret") == ["e"])
+        store.now = Timestamp.parse("2026-03-06T00:00:00Z")!
+        #expect(try ids(store, "secret").isEmpty)
+    }
+
+    @Test func filtersNarrowASearch() throws {
+        let store = try TestSupport.store()
+        _ = try store.ingest([
+            TestSupport.record("item", "1", "Chess set", [("properties", ["section": "games"])]),
+            TestSupport.record("item", "2", "Chess book", [("properties", ["section": "books"])]),
+        ])
+        let r = try store.search(SearchRequest(query: "chess", filters: [PropertyFilter(property: "section", op: .eq, value: "Games")]))
+        #expect(r.map(\.key.id) == ["1"])
+    }
+
+    @Test func indexingKeyWeighsLikeItsAttribute() throws {
+        let store = try TestSupport.store()
+        _ = try store.ingest([
+            TestSupport.record("item", "a", "Alpha", [("properties", ["nickname": "zeppelin"])]),
+            TestSupport.record("item", "b", "Beta", [("description", "zeppelin")]),
+        ])
+        #expect(try ids(store, "zeppelin") == ["b", "a"], "an undeclared string property weighs least")
+        try store.declare(type: "item", [PropertyDeclaration(name: "nickname", kind: .string, indexingKey: "displayName")])
+        #expect(try ids(store, "zeppelin") == ["a", "b"])
+    }
+
+    @Test func hostileQueriesNeverFail() throws {
+        let store = try TestSupport.store()
+        _ = try store.ingest([TestSupport.record("item", "a", "Cats AND dogs \"quoted\" (paren) NEAR/2 col:umn")])
+        let pieces = ["\"", "'", "(", ")", "*", "^", ":", "-", "+", "AND", "OR", "NOT", "NEAR", "NEAR(", "{", "}", "title:",
+                      "\u{0}", "\u{1}", "\\", "\u{FFFD}", "東", "é", "e\u{301}", "\u{202E}", "🙂", " ", "\t", "\n", "%", "_", "#",
+                      "1042-A", "OR(", "\"\"", "*:", "c++", "\u{D7FF}", "ﷺ", "ß"]
+        var generator = SystemRandomNumberGenerator()
+        for i in 0..<3000 {
+            let count = Int.random(in: 1...8, using: &generator)
+            let query = (0..<count).map { _ in pieces.randomElement(using: &generator)! }.joined(separator: i % 2 == 0 ? "" : " ")
+            _ = try store.search(SearchRequest(query: query))
+        }
+        _ = try store.search(SearchRequest(query: String(repeating: "ab \"c* ", count: 1500)))
+    }
+}
