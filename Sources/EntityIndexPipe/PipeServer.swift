@@ -11,16 +11,18 @@ import JSON
 /// the next line is served. The loop ends at end of input, or after the current request on SIGINT/SIGTERM; an open
 /// batch is then rolled back. A client that goes away (EPIPE) ends it quietly.
 public final class PipeServer {
-    /// The longest request line accepted; longer lines get an error and are skipped.
-    public static let maxLineBytes = 64 << 20
+    /// The longest request line accepted by default; longer lines get an error and are skipped.
+    public static let defaultMaxLineBytes = 64 << 20
     public static let maxDepth = 128
 
     let handler: RequestHandler
     let input: Int32
     let output: Int32
+    let maxLineBytes: Int
 
-    public init(handler: RequestHandler, input: Int32 = 0, output: Int32 = 1) {
+    public init(handler: RequestHandler, input: Int32 = 0, output: Int32 = 1, maxLineBytes: Int = defaultMaxLineBytes) {
         self.handler = handler
+        self.maxLineBytes = maxLineBytes
         self.input = input
         self.output = output
     }
@@ -28,7 +30,7 @@ public final class PipeServer {
     /// Serves until end of input or a stop signal; returns the process exit status.
     public func run() -> Int32 {
         eidx_install_stop_signals()
-        let reader = LineReader(fd: input, maxLineBytes: Self.maxLineBytes)
+        let reader = LineReader(fd: input, maxLineBytes: maxLineBytes)
         defer { handler.store.abortBatch() }
         while eidx_stop_signal() == 0 {
             switch reader.next() {
@@ -37,7 +39,7 @@ public final class PipeServer {
             case .interrupted:
                 continue
             case .tooLong:
-                guard send(Self.error(id: .null, code: -32600, "request line longer than \(Self.maxLineBytes) bytes", data: "request_too_large")) else { return 0 }
+                guard send(Self.error(id: .null, code: -32600, "request line longer than \(maxLineBytes) bytes", data: "request_too_large")) else { return 0 }
             case .line(let bytes):
                 guard let response = handle(line: bytes) else { continue }
                 guard send(response) else { return 0 }

@@ -1,0 +1,124 @@
+import Foundation
+import JSON
+import TestSupport
+
+/// Runs the built `entityidx` as a user would.
+enum Binary {
+    static let path: String = {
+        for config in ["debug", "release"] {
+            let p = TestSupport.repository + "/.build/\(config)/entityidx"
+            if FileManager.default.isExecutableFile(atPath: p) { return p }
+        }
+        return TestSupport.repository + "/.build/debug/entityidx"
+    }()
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var json: JSONValue { (try? JSONParser().parse(stdout)) ?? .null }
+    }
+
+    /// Runs `entityidx ARGS` with `input` on stdin.
+    static func run(_ arguments: [String], input: String = "", environment: [String: String] = [:]) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env.removeValue(forKey: "ENTITYIDX_DB")
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        let inputData = Data(input.utf8)
+        Thread.detachNewThread {
+            stdin.fileHandleForWriting.write(inputData)
+            try? stdin.fileHandleForWriting.close()
+        }
+        let errors = ErrorCollector()
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            errors.data = stderr.fileHandleForReading.readDataToEndOfFile()
+            done.signal()
+        }
+        let out = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        done.wait()
+        return Result(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+                      stderr: String(decoding: errors.data, as: UTF8.self))
+    }
+}
+
+/// Holds what a reader thread collected; the semaphore orders the write before the read.
+final class ErrorCollector: @unchecked Sendable {
+    var data = Data()
+}
+
+/// A pipe process driven line by line.
+final class PipeProcess {
+    let process = Process()
+    let stdin = Pipe()
+    let stdout = Pipe()
+    private var buffer = Data()
+    private var nextId = 0
+
+    init(db: String, now: String? = "2026-03-02T09:00:00Z", extra: [String] = []) throws {
+        process.executableURL = URL(fileURLWithPath: Binary.path)
+        process.arguments = ["--db", db] + (now.map { ["--now", $0] } ?? []) + ["pipe"] + extra
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    func send(raw line: Data) {
+        stdin.fileHandleForWriting.write(line + Data([0x0A]))
+    }
+
+    func send(_ line: String) { send(raw: Data(line.utf8)) }
+
+    /// Reads one response line.
+    func readLine() -> JSONValue? {
+        while true {
+            if let newline = buffer.firstIndex(of: 0x0A) {
+                let line = buffer[buffer.startIndex..<newline]
+                buffer = Data(buffer[(newline + 1)...])
+                return try? JSONParser().parse(Array(line))
+            }
+            let chunk = stdout.fileHandleForReading.availableData
+            if chunk.isEmpty { return nil }
+            buffer += chunk
+        }
+    }
+
+    /// Sends a request and returns (result, error).
+    func call(_ method: String, _ params: JSONValue = [:]) -> (result: JSONValue?, error: JSONValue?) {
+        nextId += 1
+        let request: JSONValue = ["jsonrpc": "2.0", "id": JSONValue(nextId), "method": .string(method), "params": params]
+        send(JSONWriter.string(request))
+        guard let response = readLine() else { return (nil, ["message": "the pipe closed"]) }
+        return (response["result"], response["error"])
+    }
+
+    func close() {
+        try? stdin.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+
+    func kill() {
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// Resident memory of the process, in KiB.
+    var residentKiB: Int {
+        let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
+        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
+        }
+        return 0
+    }
+}

@@ -1,0 +1,88 @@
+@testable import EntityIndexCLI
+import TestSupport
+import Testing
+
+@Suite struct ArgumentsTests {
+    let spec = CommandSpec(name: "x", abstract: "X", usage: "entityidx x", options: [("type=", "t"), ("explain", "e")], discussion: "")
+
+    @Test func optionsBeforeAndAfterArguments() throws {
+        let p = try ParsedArguments.parse(["a", "--type", "T", "b", "--explain", "--db=/tmp/x"], spec: spec)
+        #expect(p.positionals == ["a", "b"])
+        #expect(p.value("type") == "T")
+        #expect(p.flag("explain"))
+        #expect(p.value("db") == "/tmp/x")
+    }
+
+    @Test func doubleDashEndsOptions() throws {
+        let p = try ParsedArguments.parse(["--", "-cafe", "--type"], spec: spec)
+        #expect(p.positionals == ["-cafe", "--type"])
+    }
+
+    @Test func stdinIsAPositional() throws {
+        #expect(try ParsedArguments.parse(["-"], spec: spec).positionals == ["-"])
+    }
+
+    @Test("usage errors", arguments: [["--colour"], ["--type"], ["--explain=1"], ["-x"]])
+    func usageErrors(_ args: [String]) {
+        #expect(throws: UsageError.self) { try ParsedArguments.parse(args, spec: spec) }
+    }
+}
+
+@Suite struct CommandTests {
+    /// Runs the CLI in process and captures its output.
+    func run(_ args: [String]) -> (Int32, String, String) {
+        final class Box: @unchecked Sendable { var out = "", err = "" }
+        let box = Box()
+        let status = EntityIdx.main(args, output: { box.out += $0 }, errorOutput: { box.err += $0 })
+        return (status, box.out, box.err)
+    }
+
+    @Test func searchHelpIsStable() {
+        let (status, out, _) = run(["help", "search"])
+        #expect(status == 0)
+        #expect(out == """
+            Search entities by text, best first
+
+            Usage: entityidx search QUERY… [--type T] [--limit N] [--filter 'PROP OP VALUE']… [--explain] [--highlight] [--json]
+
+            Options:
+              --type <value>    only entities of this type
+              --limit <value>   at most N results (default 20)
+              --filter <value>  a property filter that must hold, e.g. 'status eq shipped' (repeatable)
+              --explain         show each result's ranking tiers
+              --highlight       show the matched spans of each field
+              --db <value>      the database file (default: $ENTITYIDX_DB, else ./entityidx.sqlite)
+              --now <value>     fix the clock (ISO-8601 with a zone), for reproducible expiry and recency
+              --json            print the pipe's result object as JSON
+              --help            show this help
+
+            Every word must match; the last one matches as a prefix unless the query ends with a space. Case, width
+            and accents are ignored; CJK text matches inside longer runs; ids match as typed, without separators or
+            by their number. When nothing matches, longer words may match with a typo. Quote a query that starts
+            with '-' after '--': entityidx search -- -cafe
+
+            """)
+    }
+
+    @Test func everyCommandHasHelp() {
+        for name in ["ingest", "search", "get", "suggest", "all", "query", "related", "delete", "donate", "reindex", "state",
+                     "declare", "stats", "pipe"] {
+            let (status, out, _) = run([name, "--help"])
+            #expect(status == 0 && out.contains("Usage: entityidx \(name)"), "\(name)")
+        }
+    }
+
+    @Test func runsAgainstATemporaryDatabase() {
+        let db = TestSupport.temporaryDirectory() + "/i.sqlite"
+        let path = TestSupport.temporaryDirectory() + "/r.ndjson"
+        TestSupport.write(path, #"{"type":"note","id":"n1","title":"Grocery list","keywords":["milk"]}"# + "\n")
+        #expect(run(["--db", db, "ingest", path]).0 == 0)
+        let (status, out, _) = run(["--db", db, "search", "milk", "--json"])
+        #expect(status == 0)
+        #expect(out.contains(#""id":"n1""#))
+        #expect(run(["--db", db, "--now", "yesterday", "stats"]).0 == 64)
+        #expect(run(["--db", db, "search", "x", "--limit", "-1"]).0 == 64)
+        #expect(run(["--db", db, "declare", "--type", "note", "due:date", "size:number:unsortable", "nick:string@displayName"]).0 == 0)
+        #expect(run(["--db", db, "declare"]).1.contains("note.nick  string @displayName"))
+    }
+}
