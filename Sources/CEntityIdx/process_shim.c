@@ -18,6 +18,12 @@ void eidx_install_stop_signals(void) {
     sa.sa_flags = 0; /* no SA_RESTART: a blocked read returns EINTR so the loop can stop */
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    /* A parent may have started us with these blocked (the mask is inherited); we want them delivered. */
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigprocmask(SIG_UNBLOCK, &set, NULL);
 }
 
 int eidx_stop_signal(void) { return stop_signal; }

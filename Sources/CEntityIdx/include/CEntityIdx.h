@@ -50,7 +50,7 @@ int32_t eidx_icu_version(char *buffer, int32_t capacity);
 /* ---- Process --------------------------------------------------------------------------------------------- */
 
 /* Ignores SIGPIPE (a closed reader becomes EPIPE) and makes SIGINT/SIGTERM set a flag instead of killing the
- * process; reads interrupted by them return EINTR. Async-signal-safe: the handler only stores to a sig_atomic_t. */
+ * process (unblocking them if the parent left them blocked); reads interrupted by them return EINTR. Async-signal-safe: the handler only stores to a sig_atomic_t. */
 void eidx_install_stop_signals(void);
 /* The signal that asked to stop (SIGINT or SIGTERM), or 0. */
 int eidx_stop_signal(void);
