@@ -64,6 +64,9 @@ final class PipeProcess {
     let stdout = Pipe()
     private var buffer = Data()
     private var nextId = 0
+    /// Every request sent with `call` and every response read, for checking against the pipe's JSON Schema.
+    private(set) var requests: [JSONValue] = []
+    private(set) var responses: [JSONValue] = []
 
     init(db: String, now: String? = "2026-03-02T09:00:00Z", extra: [String] = []) throws {
         process.executableURL = URL(fileURLWithPath: Binary.path)
@@ -86,7 +89,9 @@ final class PipeProcess {
             if let newline = buffer.firstIndex(of: 0x0A) {
                 let line = buffer[buffer.startIndex..<newline]
                 buffer = Data(buffer[(newline + 1)...])
-                return try? JSONParser().parse(Array(line))
+                let response = try? JSONParser().parse(Array(line))
+                if let response { responses.append(response) }
+                return response
             }
             let chunk = stdout.fileHandleForReading.availableData
             if chunk.isEmpty { return nil }
@@ -98,9 +103,31 @@ final class PipeProcess {
     func call(_ method: String, _ params: JSONValue = [:]) -> (result: JSONValue?, error: JSONValue?) {
         nextId += 1
         let request: JSONValue = ["jsonrpc": "2.0", "id": JSONValue(nextId), "method": .string(method), "params": params]
+        requests.append(request)
         send(JSONWriter.string(request))
         guard let response = readLine() else { return (nil, ["message": "the pipe closed"]) }
         return (response["result"], response["error"])
+    }
+
+    /// Problems found checking the transcript against schema/pipe.schema.json (empty when it conforms).
+    func schemaProblems() -> [String] {
+        let schema = TestSupport.json(TestSupport.read(TestSupport.repository + "/schema/pipe.schema.json") ?? "{}")
+        let checker = SchemaChecker(schema)
+        var problems: [String] = []
+        var methodsById: [String: String] = [:]
+        for request in requests {
+            problems += checker.problems(request, schema["$defs"]?["request"] ?? .null, at: "request")
+            let method = request["method"]?.string ?? ""
+            methodsById[JSONWriter.string(request["id"] ?? .null)] = method
+            problems += checker.problems(request["params"] ?? [:], schema["methods"]?[method]?["params"] ?? .null, at: "\(method).params")
+        }
+        for response in responses.flatMap({ $0.array ?? [$0] }) {
+            problems += checker.problems(response, schema["$defs"]?["response"] ?? .null, at: "response")
+            if let result = response["result"], let method = methodsById[JSONWriter.string(response["id"] ?? .null)] {
+                problems += checker.problems(result, schema["methods"]?[method]?["result"] ?? .null, at: "\(method).result")
+            }
+        }
+        return problems
     }
 
     func close() {

@@ -39,6 +39,11 @@ import Testing
         #expect(ok("declarations")["types"]?["task"]?.array?.count == 1)
         #expect(ok("stats")["entities"] == JSONValue(1))
         #expect(ok("delete", ["all": true])["deleted"] == JSONValue(1))
+        _ = p.call("search", ["query": "task", "explain": true, "highlight": true, "filters": [["property": "n", "op": "ge", "value": 0]]])
+        _ = p.call("reindex.request", ["type": "task", "ids": ["1"]])
+        _ = p.call("reindex.request", [:])
+        _ = p.call("reindex.pending")
+        #expect(p.schemaProblems().isEmpty, "\(p.schemaProblems().prefix(5))")
     }
 
     @Test func errorClasses() throws {
@@ -75,6 +80,7 @@ import Testing
         #expect(error?["data"]?["code"] == .string("invalid_record"))
         #expect(error?["message"]?.string?.contains("record 2 (t/2): field \"colour\"") == true)
         #expect(error?["data"]?["records"]?.array?.first?["field"] == .string("colour"))
+        #expect(p.schemaProblems().isEmpty, "\(p.schemaProblems().prefix(5))")
     }
 
     @Test func overlongLinesAreSkipped() throws {
