@@ -36,8 +36,11 @@ public struct EntityResult: Sendable {
 }
 
 extension EntityStore {
-    /// How many FTS candidates are ranked in full. Candidates come best-bm25 first, so the tiers reorder the head.
-    static let candidateLimit = 400
+    /// How many FTS candidates are ranked in full. Candidates come best-bm25 first (title matches weigh most), so
+    /// the tiers reorder the head of the bm25 order.
+    static let candidateLimit = 200
+    /// A broad query ranks at most this many of its matches (the newest), so that its cost stays bounded.
+    public static let rankWindow = 1000
 
     /// Searches titles, synonyms, keywords, subtitles, descriptions, string properties and ids.
     ///
@@ -60,11 +63,16 @@ extension EntityStore {
                 }
             }
             let ranked = Ranker(query: query, typoMode: typoMode).rank(candidates)
-            return ranked.prefix(request.limit).map { c in
-                var result = EntityResult(key: c.key, record: c.record)
+            // Records are read for the results only, not for every candidate.
+            let recordStatement = try db.cached("SELECT record FROM entity WHERE rowid = ?")
+            return try ranked.prefix(request.limit).map { c in
+                try recordStatement.bind([.integer(c.rowid)])
+                let record = try recordStatement.step() ? Self.parseRecord(recordStatement.text(0)) : JSONObject()
+                recordStatement.reset()
+                var result = EntityResult(key: c.key, record: record)
                 result.extra["score"] = .number(JSONNumber((c.score * 1000).rounded() / 1000))
                 if request.explain { result.extra["explain"] = c.explanation }
-                if request.highlight { result.extra["highlights"] = Highlighter(query: query).highlights(c.record) }
+                if request.highlight { result.extra["highlights"] = Highlighter(query: query).highlights(record) }
                 return result
             }
         } catch let error as EntityIndexError {
@@ -86,37 +94,54 @@ extension EntityStore {
             arguments += filter.arguments
         }
         let columns = """
-            e.rowid, e.type, e.id, e.id_key, e.record, e.ranking_hint, e.priority, e.last_used_at, e.title,
+            e.rowid, e.type, e.id, e.id_key, e.ranking_hint, e.priority, e.last_used_at, d.title_plain,
             d.title, d.names, d.subtitle, d.description, d.props, d.ident
             """
-        let ftsSQL = """
-            SELECT \(columns), search.rank FROM search JOIN entity e ON e.rowid = search.rowid
-            JOIN search_doc d ON d.rowid = e.rowid
-            WHERE search MATCH ? AND \(conditions) ORDER BY search.rank LIMIT ?
-            """
+        // Bounded work for broad queries: when more than `rankWindow` entities match, only the newest
+        // `rankWindow` matches (by rowid, found with an unranked scan) are ranked by bm25, unless that leaves
+        // fewer results than asked for.
+        func fetch(_ expression: String) throws -> [Candidate] {
+            let match = SQLValue.text(expression)
+            let boundary = try db.scalar(
+                "SELECT rowid FROM search WHERE search MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET \(Self.rankWindow - 1)", [match])?.int
+            func ranked(from boundary: Int64?) throws -> [Candidate] {
+                let sql = """
+                    SELECT \(columns), search.rank FROM search JOIN entity e ON e.rowid = search.rowid
+                    JOIN search_doc d ON d.rowid = e.rowid
+                    WHERE search MATCH ? AND search.rowid >= ? AND \(conditions) ORDER BY search.rank LIMIT ?
+                    """
+                return try db.rows(sql, [match, .integer(boundary ?? Int64.min)] + arguments + [.integer(Int64(Self.candidateLimit))],
+                                   Self.readCandidate)
+            }
+            let hits = try ranked(from: boundary)
+            return boundary != nil && hits.count < request.limit ? try ranked(from: nil) : hits
+        }
+        // Matches in the title, names and id outrank every other (the attribute tier), so look there first and
+        // widen to every column only when they are too few.
+        var hits = try fetch("{title names ident} : (" + query.expression + ")")
+        if hits.count < request.limit { hits = try fetch(query.expression) }
         var seen = Set<Int64>()
         var candidates: [Candidate] = []
-        let read: (Statement) -> Candidate = { s in
-            Candidate(rowid: s.int(0), key: EntityKey(type: s.text(1), id: s.text(2)), idKey: s.text(3),
-                      recordText: s.text(4), rankingHint: s.optionalDouble(5) ?? 0, priority: s.optionalInt(6) ?? 0,
-                      lastUsedAt: s.optionalInt(7) ?? 0, title: s.text(8),
-                      columns: (9...14).map { s.text(Int32($0)) },
-                      bm25: s.columnCount > 15 ? s.double(15) : 0)
-        }
-        for c in try db.rows(ftsSQL, [.text(query.expression)] + arguments + [.integer(Int64(Self.candidateLimit))], read)
-        where seen.insert(c.rowid).inserted {
-            candidates.append(c)
-        }
+        for c in hits where seen.insert(c.rowid).inserted { candidates.append(c) }
         // The exact id tier must not depend on bm25 putting the entity among the candidates.
         if !query.idKey.isEmpty {
             let idSQL = """
                 SELECT \(columns) FROM entity e JOIN search_doc d ON d.rowid = e.rowid
                 WHERE e.id_key = ? AND \(conditions) LIMIT 16
                 """
-            for c in try db.rows(idSQL, [.text(query.idKey)] + arguments, read) where seen.insert(c.rowid).inserted {
+            for c in try db.rows(idSQL, [.text(query.idKey)] + arguments, Self.readCandidate) where seen.insert(c.rowid).inserted {
                 candidates.append(c)
             }
         }
         return candidates
+    }
+
+    /// Reads a row of the candidate columns (see `searchCandidates`).
+    private static func readCandidate(_ s: Statement) -> Candidate {
+        Candidate(rowid: s.int(0), key: EntityKey(type: s.text(1), id: s.text(2)), idKey: s.text(3),
+                  rankingHint: s.optionalDouble(4) ?? 0, priority: s.optionalInt(5) ?? 0,
+                  lastUsedAt: s.optionalInt(6) ?? 0, titlePlain: s.text(7),
+                  columns: (8...13).map { s.text(Int32($0)) },
+                  bm25: s.columnCount > 14 ? s.double(14) : 0)
     }
 }

@@ -44,8 +44,8 @@ struct Highlighter {
         for word in TextAnalyzer.words(text) {
             var terms: [String] = []
             TextAnalyzer.appendIndexTerms(word, to: &terms)
-            let sub = terms.map { Substring($0) }
-            guard query.terms.contains(where: { $0.match(sub) != nil }) else { continue }
+            let list = TermList(terms: terms)
+            guard query.terms.contains(where: { $0.match(list) != nil }) else { continue }
             if case .cjk(let chars) = word {
                 // Mark only the characters of the matched CJK words.
                 var marked = [Bool](repeating: false, count: chars.count)

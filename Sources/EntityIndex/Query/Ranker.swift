@@ -5,16 +5,14 @@ struct Candidate {
     var rowid: Int64
     var key: EntityKey
     var idKey: String
-    var recordText: String
     var rankingHint: Double
     var priority: Int64
     var lastUsedAt: Int64
-    var title: String
+    /// The title's plain tokens, separated by spaces.
+    var titlePlain: String
     /// Normalized column texts, in `SearchDocument.columnNames` order.
     var columns: [String]
     var bm25: Double
-
-    var record: JSONObject { (try? JSONParser().parse(recordText))?.object ?? JSONObject() }
 }
 
 /// Orders search candidates in tiers; each tier only breaks the ties of the one before.
@@ -33,8 +31,8 @@ struct Ranker {
     static let exactnessNames = ["equal", "starts", "words", "prefix"]
 
     struct Ranked {
+        var rowid: Int64
         var key: EntityKey
-        var record: JSONObject
         var tiers: (exact: Int, typos: Int, attribute: Int, exactness: Int, bm25: Double, hint: Double, priority: Int64, recency: Int64)
         var bestColumn: Int
 
@@ -82,7 +80,7 @@ struct Ranker {
     }
 
     func features(_ c: Candidate) -> Ranked {
-        let columnTerms = c.columns.map { $0.split(separator: " ") }
+        let columnTerms = c.columns.map(TermList.init)
         var typos = 0, attribute = 0, best = 5
         for term in query.terms {
             var termBest: (rank: Int, typos: Int)?
@@ -96,17 +94,17 @@ struct Ranker {
             best = min(best, termBest?.rank ?? 5)
         }
         let exact = c.idKey == query.idKey || c.key.id == query.raw ? 0 : 1
-        let bestColumn = best == 0 && !columnTerms[0].isEmpty ? 0 : Ranker.columnRank.firstIndex(of: best) ?? 4
-        return Ranked(key: c.key, record: c.record,
-                      tiers: (exact, typos, attribute, exactness(c.title), c.bm25, c.rankingHint, c.priority, c.lastUsedAt),
+        let bestColumn = best == 0 && !columnTerms[0].ranges.isEmpty ? 0 : Ranker.columnRank.firstIndex(of: best) ?? 4
+        return Ranked(rowid: c.rowid, key: c.key,
+                      tiers: (exact, typos, attribute, exactness(c.titlePlain), c.bm25, c.rankingHint, c.priority, c.lastUsedAt),
                       bestColumn: bestColumn)
     }
 
     /// 0: the title is the query; 1: it starts with it; 2: it contains every word whole; 3: otherwise.
-    func exactness(_ title: String) -> Int {
+    func exactness(_ titlePlain: String) -> Int {
         let q = query.tokens
         guard !q.isEmpty else { return 3 }
-        let t = TextAnalyzer.tokens(title).map(\.text)
+        let t = titlePlain.split(separator: " ").map(String.init)
         let prefix = query.terms.last?.prefix ?? false
         if t == q { return 0 }
         if t.count >= q.count {

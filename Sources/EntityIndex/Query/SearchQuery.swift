@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// One word of a search, normalized, with how it may match.
 struct QueryTerm: Sendable {
     enum Kind: Sendable, Equatable {
@@ -37,7 +41,9 @@ struct QueryTerm: Sendable {
             let alternatives = [quote(t) + star] + variants.keys.sorted().map(quote)
             return "(" + alternatives.joined(separator: " OR ") + ")"
         case .compound(let parts, let joined):
-            return "(" + quote(joined) + star + " OR " + quote(parts.joined(separator: " ")) + star + ")"
+            // While typing, the joined form is the prefix (`1042-a` → `1042a*`); the split form is a plain phrase, as a
+            // prefix on its last short part (`… a*`) would match half the vocabulary.
+            return "(" + quote(joined) + star + " OR " + quote(parts.joined(separator: " ")) + ")"
         case .cjk(let chars):
             if chars.count == 1 { return quote(chars[0]) + "*" }
             let bigrams = (0..<(chars.count - 1)).map { chars[$0] + chars[$0 + 1] }
@@ -50,30 +56,63 @@ struct QueryTerm: Sendable {
     }
 
     /// Whether this term matches a column's index terms, and with how many typos.
-    func match(_ terms: [Substring]) -> Int? {
+    ///
+    /// Compares UTF-8 bytes: this runs for every term, column and candidate of a search.
+    func match(_ terms: TermList) -> Int? {
         switch kind {
         case .plain(let t):
-            if prefix ? terms.contains(where: { $0.hasPrefix(t) }) : terms.contains(where: { $0 == t }) { return 0 }
+            if terms.contains(Array(t.utf8), prefix: prefix) { return 0 }
             var best: Int?
-            for term in terms {
-                if let d = variants[String(term)], d < (best ?? Int.max) { best = d }
+            for (variant, d) in variants where d < (best ?? Int.max) && terms.contains(Array(variant.utf8), prefix: false) {
+                best = d
             }
             return best
         case .compound(let parts, let joined):
-            if prefix ? terms.contains(where: { $0.hasPrefix(joined) }) : terms.contains(where: { $0 == joined }) { return 0 }
-            let set = Set(terms)
+            if terms.contains(Array(joined.utf8), prefix: prefix) { return 0 }
             let allParts = parts.enumerated().allSatisfy { i, p in
-                (prefix && i == parts.count - 1) ? terms.contains(where: { $0.hasPrefix(p) }) : set.contains(Substring(p))
+                terms.contains(Array(p.utf8), prefix: prefix && i == parts.count - 1)
             }
             return allParts ? 0 : nil
         case .cjk(let chars):
-            if chars.count == 1 { return terms.contains(where: { $0.hasPrefix(chars[0]) }) ? 0 : nil }
-            let bigrams = (0..<(chars.count - 1)).map { chars[$0] + chars[$0 + 1] }
-            let set = Set(terms)
-            let ok = bigrams.enumerated().allSatisfy { i, b in
-                (prefix && i == bigrams.count - 1) ? terms.contains(where: { $0.hasPrefix(b) }) : set.contains(Substring(b))
+            if chars.count == 1 { return terms.contains(Array(chars[0].utf8), prefix: true) ? 0 : nil }
+            let ok = (0..<(chars.count - 1)).allSatisfy { i in
+                terms.contains(Array((chars[i] + chars[i + 1]).utf8), prefix: prefix && i == chars.count - 2)
             }
             return ok ? 0 : nil
+        }
+    }
+}
+
+/// The space-separated index terms of one column, as UTF-8 byte ranges.
+struct TermList {
+    let bytes: [UInt8]
+    let ranges: [Range<Int>]
+
+    init(_ text: String) {
+        bytes = Array(text.utf8)
+        var ranges: [Range<Int>] = []
+        var start = 0
+        for (i, b) in bytes.enumerated() where b == 0x20 {
+            if i > start { ranges.append(start..<i) }
+            start = i + 1
+        }
+        if bytes.count > start { ranges.append(start..<bytes.count) }
+        self.ranges = ranges
+    }
+
+    init(terms: [String]) { self.init(terms.joined(separator: " ")) }
+
+    /// Whether some term equals `word`, or starts with it when `prefix`.
+    func contains(_ word: [UInt8], prefix: Bool) -> Bool {
+        let n = word.count
+        guard n > 0 else { return false }
+        return bytes.withUnsafeBufferPointer { b in
+            word.withUnsafeBufferPointer { w in
+                for r in ranges where prefix ? r.count >= n : r.count == n {
+                    if memcmp(b.baseAddress! + r.lowerBound, w.baseAddress!, n) == 0 { return true }
+                }
+                return false
+            }
         }
     }
 }

@@ -29,6 +29,9 @@ public final class IngestSession {
     public private(set) var position = 0
     private var finished = false
     private var declarations: [String: [String: PropertyDeclaration]] = [:]
+    private var kinds = Set<String>()
+    /// Whether any reindex request waits for entities (if not, ingest skips settling them).
+    private let reindexPending: Bool
 
     init(store: EntityStore) throws {
         self.store = store
@@ -37,6 +40,7 @@ public final class IngestSession {
         } else {
             try store.db.execute("BEGIN IMMEDIATE")
         }
+        reindexPending = try store.db.scalar("SELECT EXISTS (SELECT 1 FROM reindex_outstanding)")?.int == 1
     }
 
     deinit {
@@ -113,7 +117,9 @@ public final class IngestSession {
             same = existing.text(1) == text
         }
         existing.reset()
-        defer { _ = try? db.run("DELETE FROM reindex_outstanding WHERE type = ? AND id = ?", [.text(record.type), .text(record.id)]) }
+        if reindexPending {
+            try db.run("DELETE FROM reindex_outstanding WHERE type = ? AND id = ?", [.text(record.type), .text(record.id)])
+        }
 
         if let rowid, same {
             try db.run("UPDATE entity SET ingested_at = ?, expires_at = ? WHERE rowid = ?",
@@ -133,10 +139,8 @@ public final class IngestSession {
                 UPDATE entity SET id_key = ?, title = ?, record = ?, domain = ?, hidden = ?, ranking_hint = ?, priority = ?,
                     last_used_at = ?, ingested_at = ?, expires_at = ? WHERE rowid = ?
                 """, values + [.integer(rowid)])
-            try db.run(
-                "UPDATE search_doc SET title = ?, names = ?, subtitle = ?, description = ?, props = ?, ident = ? WHERE rowid = ?",
-                doc.columns.map { .text($0) } + [.integer(rowid)])
-            try store.writeProperties(rowid: rowid, record: record, declarations: decls, replacing: true)
+            try store.writeSearchDocument(doc, rowid: rowid, replacing: true)
+            try store.writeProperties(rowid: rowid, record: record, declarations: decls, replacing: true, kinds: &kinds)
             try writeRelations(rowid: rowid, record.related, replacing: true)
             counts.updated += 1
         } else {
@@ -145,10 +149,8 @@ public final class IngestSession {
                     ingested_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, [.text(record.type), .text(record.id)] + values)
             let newRowid = db.lastInsertRowID
-            try db.run(
-                "INSERT INTO search_doc(rowid, title, names, subtitle, description, props, ident) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [.integer(newRowid)] + doc.columns.map { .text($0) })
-            try store.writeProperties(rowid: newRowid, record: record, declarations: decls, replacing: false)
+            try store.writeSearchDocument(doc, rowid: newRowid, replacing: false)
+            try store.writeProperties(rowid: newRowid, record: record, declarations: decls, replacing: false, kinds: &kinds)
             try writeRelations(rowid: newRowid, record.related, replacing: false)
             counts.inserted += 1
         }

@@ -17,9 +17,11 @@ extension EntityStore {
     }
 
     /// Writes the rows that property queries and sorting read.
-    func writeProperties(rowid: Int64, record: EntityRecord, declarations: [String: PropertyDeclaration], replacing: Bool) throws {
+    ///
+    /// `kinds` remembers which (type, property, kind) rows of `property_kind` this transaction already wrote.
+    func writeProperties(rowid: Int64, record: EntityRecord, declarations: [String: PropertyDeclaration], replacing: Bool,
+                         kinds: inout Set<String>) throws {
         if replacing { try db.run("DELETE FROM property WHERE entity = ?", [.integer(rowid)]) }
-        var kinds = Set<String>()
         let sql = "INSERT INTO property(entity, name, ord, multi, kind, num, text) VALUES (?, ?, ?, ?, ?, ?, ?)"
         for (name, value) in record.properties {
             let declared = declarations[name]?.kind
@@ -28,7 +30,7 @@ extension EntityStore {
             for (ord, element) in elements.enumerated() {
                 let (kind, num, text) = Self.propertyRow(element, declared: declared)
                 try db.run(sql, [.integer(rowid), .text(name), .integer(Int64(ord)), SQLValue(multi), .text(kind), SQLValue(num), SQLValue(text)])
-                if kinds.insert("\(name)\u{0}\(kind)\u{0}\(multi)").inserted {
+                if kinds.insert("\(record.type)\u{0}\(name)\u{0}\(kind)\u{0}\(multi)").inserted {
                     try db.run("INSERT OR IGNORE INTO property_kind(type, name, kind, multi) VALUES (?, ?, ?, ?)",
                                [.text(record.type), .text(name), .text(kind), SQLValue(multi)])
                 }

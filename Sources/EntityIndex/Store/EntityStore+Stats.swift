@@ -62,13 +62,12 @@ extension EntityStore {
                 let declarations = try declarations(for: type)
                 try db.run("DELETE FROM property_kind WHERE type = ?", [.text(type)])
                 let rows = try db.rows("SELECT rowid, record FROM entity WHERE type = ?", [.text(type)]) { ($0.int(0), $0.text(1)) }
+                var kinds = Set<String>()
                 for (rowid, text) in rows {
                     guard case .success(let record) = RecordValidator.validate(.object(Self.parseRecord(text)), position: 0) else { continue }
                     let doc = SearchDocument(record, declarations: declarations)
-                    try db.run(
-                        "UPDATE search_doc SET title = ?, names = ?, subtitle = ?, description = ?, props = ?, ident = ? WHERE rowid = ?",
-                        doc.columns.map { .text($0) } + [.integer(rowid)])
-                    try writeProperties(rowid: rowid, record: record, declarations: declarations, replacing: true)
+                    try writeSearchDocument(doc, rowid: rowid, replacing: true)
+                    try writeProperties(rowid: rowid, record: record, declarations: declarations, replacing: true, kinds: &kinds)
                 }
             }
         } catch {

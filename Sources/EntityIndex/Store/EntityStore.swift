@@ -31,6 +31,7 @@ public final class EntityStore {
             let mode = try db.scalar("PRAGMA journal_mode = WAL")?.string ?? ""
             if mode != "wal" && path != ":memory:" { try db.execute("PRAGMA journal_mode = WAL") }
             try db.execute("PRAGMA synchronous = NORMAL")
+            try db.execute("PRAGMA cache_size = -65536") // 64 MiB, used only as the database grows
             try migrate()
         } catch let error as EntityIndexError {
             throw error
@@ -68,6 +69,7 @@ public final class EntityStore {
     /// Recomputes the normalized text of every entity (after the text pipeline changed) and rebuilds the index.
     func rebuildSearchText() throws {
         let rows = try db.rows("SELECT rowid, record FROM entity") { ($0.int(0), $0.text(1)) }
+        var kinds = Set<String>()
         for (rowid, text) in rows {
             guard case .object(let json)? = try? JSONParser().parse(text),
                 case .success(let record) = RecordValidator.validate(.object(json), position: 0)
@@ -75,10 +77,8 @@ public final class EntityStore {
             let declarations = try declarations(for: record.type)
             let doc = SearchDocument(record, declarations: declarations)
             try db.run("UPDATE entity SET id_key = ? WHERE rowid = ?", [.text(TextAnalyzer.idKey(record.id)), .integer(rowid)])
-            try db.run(
-                "UPDATE search_doc SET title = ?, names = ?, subtitle = ?, description = ?, props = ?, ident = ? WHERE rowid = ?",
-                doc.columns.map { .text($0) } + [.integer(rowid)])
-            try writeProperties(rowid: rowid, record: record, declarations: declarations, replacing: true)
+            try writeSearchDocument(doc, rowid: rowid, replacing: true)
+            try writeProperties(rowid: rowid, record: record, declarations: declarations, replacing: true, kinds: &kinds)
         }
         try db.execute("INSERT INTO search(search) VALUES ('rebuild')")
         try setMeta("text_version", String(TextAnalyzer.version))

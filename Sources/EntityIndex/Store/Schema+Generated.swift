@@ -44,8 +44,8 @@ CREATE TABLE property(
     text   TEXT,                           -- strings, normalized like search text
     PRIMARY KEY(entity, name, ord)
 ) WITHOUT ROWID;
-CREATE INDEX property_num ON property(name, num);
-CREATE INDEX property_text ON property(name, text);
+CREATE INDEX property_num ON property(name, num) WHERE num IS NOT NULL;
+CREATE INDEX property_text ON property(name, text) WHERE text IS NOT NULL;
 
 -- Which kinds of values each property of each type has held (kept by ingest; read by property queries).
 CREATE TABLE property_kind(
@@ -82,7 +82,8 @@ CREATE TABLE search_doc(
     subtitle    TEXT NOT NULL,
     description TEXT NOT NULL,
     props       TEXT NOT NULL,             -- string property values
-    ident       TEXT NOT NULL              -- the id
+    ident       TEXT NOT NULL,             -- the id
+    title_plain TEXT NOT NULL              -- the title's tokens alone, for ranking (not indexed)
 );
 
 CREATE VIRTUAL TABLE search USING fts5(

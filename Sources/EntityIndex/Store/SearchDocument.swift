@@ -1,4 +1,5 @@
 import JSON
+import SQLite
 
 /// The normalized text of one entity, column by column, as stored in `search_doc` and indexed by FTS5.
 ///
@@ -7,6 +8,8 @@ import JSON
 struct SearchDocument {
     static let columnNames = ["title", "names", "subtitle", "description", "props", "ident"]
     var columns: [String]
+    /// The title's tokens alone (no compound or CJK expansions), for the exactness tier.
+    var titlePlain: String
 
     init(_ record: EntityRecord, declarations: [String: PropertyDeclaration]) {
         var title = [record.title], names = record.synonyms + record.keywords
@@ -27,6 +30,7 @@ struct SearchDocument {
             parts.map(TextAnalyzer.indexText).filter { !$0.isEmpty }.joined(separator: " ")
         }
         columns = [text(title), text(names), text(subtitle), text(description), text(props), TextAnalyzer.indexText(record.id)]
+        titlePlain = TextAnalyzer.tokens(record.title).map(\.text).joined(separator: " ")
     }
 
     static func strings(_ value: JSONValue) -> [String] {
@@ -34,6 +38,24 @@ struct SearchDocument {
         case .string(let s): return [s]
         case .array(let items): return items.compactMap(\.string)
         default: return []
+        }
+    }
+}
+
+extension EntityStore {
+    /// Writes an entity's search document; the triggers on `search_doc` keep the FTS index in step.
+    func writeSearchDocument(_ doc: SearchDocument, rowid: Int64, replacing: Bool) throws {
+        let values = doc.columns.map { SQLValue.text($0) } + [.text(doc.titlePlain), .integer(rowid)]
+        if replacing {
+            try db.run("""
+                UPDATE search_doc SET title = ?, names = ?, subtitle = ?, description = ?, props = ?, ident = ?, title_plain = ?
+                WHERE rowid = ?
+                """, values)
+        } else {
+            try db.run("""
+                INSERT INTO search_doc(title, names, subtitle, description, props, ident, title_plain, rowid)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """, values)
         }
     }
 }

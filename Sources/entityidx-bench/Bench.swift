@@ -1,0 +1,84 @@
+import EntityIndex
+import Foundation
+import JSON
+
+/// `make bench`: entityidx against plain FTS5 on the same corpus and queries, at several sizes.
+///
+/// Usage: entityidx-bench [--quick] [--binary PATH] [--out docs]. Prints a table and writes docs/benchmarks.md and
+/// a latency chart (gnuplot, when installed).
+@main struct Bench {
+    static func main() throws {
+        let args = CommandLine.arguments
+        let quick = args.contains("--quick")
+        func option(_ name: String) -> String? { args.firstIndex(of: name).flatMap { $0 + 1 < args.count ? args[$0 + 1] : nil } }
+        let binary = option("--binary") ?? URL(fileURLWithPath: args[0]).deletingLastPathComponent().appendingPathComponent("entityidx").path
+        let out = option("--out") ?? "docs"
+        let sizes = option("--sizes")?.split(separator: ",").compactMap { Int($0) } ?? (quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000])
+        let work = NSTemporaryDirectory() + "entityidx-bench-\(getpid())"
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: work) }
+
+        var reports: [SizeReport] = []
+        for size in sizes {
+            let report = try SizeRun(size: size, binary: binary, work: work, queriesPerClass: quick ? 60 : 200).run()
+            print(report.text)
+            reports.append(report)
+        }
+        try Report.write(reports, to: out, quick: quick)
+    }
+}
+
+/// Monotonic seconds.
+func now() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}
+
+/// Latency figures of one query class, in milliseconds.
+struct Latency {
+    var samples: [Double]
+    func percentile(_ p: Double) -> Double {
+        let s = samples.sorted()
+        guard !s.isEmpty else { return 0 }
+        return s[min(s.count - 1, Int((Double(s.count - 1) * p).rounded()))]
+    }
+    var p50: Double { percentile(0.5) }
+    var p99: Double { percentile(0.99) }
+    var max: Double { samples.max() ?? 0 }
+}
+
+struct ClassReport {
+    var name: String
+    var inProcess: Latency
+    var pipe: Latency
+    var baseline: Latency
+}
+
+struct SizeReport {
+    var size: Int
+    var ingestRate: Double, baselineIngestRate: Double
+    var bytesPerRecord: Double, baselineBytesPerRecord: Double
+    var peakMemoryMB: Double
+    var coldStartMs: Double
+    var pipeGetRate: Double, pipeSearchRate: Double
+    var classes: [ClassReport]
+
+    var text: String {
+        func f(_ v: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", v) }
+        var t = "\n== \(size) records\n"
+        t += "ingest            \(f(ingestRate, 0)) records/s   baseline \(f(baselineIngestRate, 0))   ratio \(f(ingestRate / baselineIngestRate))×\n"
+        t += "index size        \(f(bytesPerRecord, 0)) B/record     baseline \(f(baselineBytesPerRecord, 0))   ratio \(f(bytesPerRecord / baselineBytesPerRecord))×\n"
+        t += "peak memory       \(f(peakMemoryMB, 1)) MB (entityidx ingest of the NDJSON file)\n"
+        t += "cold start        \(f(coldStartMs, 1)) ms (entityidx get, whole process)\n"
+        t += "pipe throughput   get \(f(pipeGetRate, 0)) req/s, search \(f(pipeSearchRate, 0)) req/s\n"
+        t += "query latency, ms      in process p50 / p99 / max   pipe p50 / p99   baseline p50 / p99   ratio p50\n"
+        for c in classes {
+            let name = c.name.padding(toLength: 12, withPad: " ", startingAt: 0)
+            t += "  \(name)        \(f(c.inProcess.p50, 3)) / \(f(c.inProcess.p99, 3)) / \(f(c.inProcess.max, 2))"
+            t += "       \(f(c.pipe.p50, 3)) / \(f(c.pipe.p99, 3))       \(f(c.baseline.p50, 3)) / \(f(c.baseline.p99, 3))"
+            t += "       \(f(c.inProcess.p50 / max(c.baseline.p50, 0.0001), 1))×\n"
+        }
+        return t
+    }
+}

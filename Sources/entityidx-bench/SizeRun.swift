@@ -1,0 +1,150 @@
+import EntityIndex
+import Foundation
+import JSON
+
+/// One corpus size: build both indexes, then time ingest, queries, the pipe and a cold start.
+struct SizeRun {
+    let size: Int
+    let binary: String
+    let work: String
+    let queriesPerClass: Int
+
+    func run() throws -> SizeReport {
+        let corpus = Corpus(count: size)
+        let file = "\(work)/corpus-\(size).ndjson"
+        try writeCorpus(corpus, to: file)
+
+        // Ingest: the real user path (the CLI on the NDJSON file) against parse + insert into plain FTS5.
+        let ours = "\(work)/ours-\(size).sqlite"
+        let (status, peakKiB, seconds) = spawn([binary, "--db", ours, "--now", "2026-06-01T00:00:00Z", "ingest", file])
+        guard status == 0 else { throw BenchError("entityidx ingest failed with status \(status)") }
+        let basePath = "\(work)/base-\(size).sqlite"
+        let baseline = try Baseline(path: basePath)
+        let (records, parseSeconds) = try readRecords(file)
+        let t0 = now()
+        try baseline.ingest(records)
+        let baseSeconds = now() - t0 + parseSeconds
+        try baseline.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+        let store = try EntityStore(path: ours, now: Timestamp.parse("2026-06-01T00:00:00Z")!)
+        try store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        let ourBytes = fileSize(ours), baseBytes = fileSize(basePath)
+
+        // Queries, in process, through the pipe, and on the baseline.
+        var classes: [ClassReport] = []
+        let pipe = try PipeClient(binary: binary, db: ours)
+        defer { pipe.close() }
+        for qc in corpus.queries(perClass: queriesPerClass) {
+            for q in qc.queries.prefix(5) { _ = try store.search(SearchRequest(query: q)); _ = try baseline.search(q) }
+            var mine: [Double] = [], base: [Double] = [], piped: [Double] = []
+            for q in qc.queries {
+                var t = now()
+                _ = try store.search(SearchRequest(query: q))
+                mine.append((now() - t) * 1000)
+                t = now()
+                _ = try baseline.search(q)
+                base.append((now() - t) * 1000)
+                t = now()
+                _ = try pipe.call(#"{"jsonrpc":"2.0","id":1,"method":"search","params":{"query":"# + JSONWriter.string(.string(q)) + "}}")
+                piped.append((now() - t) * 1000)
+            }
+            classes.append(ClassReport(name: qc.name, inProcess: Latency(samples: mine), pipe: Latency(samples: piped), baseline: Latency(samples: base)))
+        }
+        classes.append(try filterClass(store: store, baseline: baseline, pipe: pipe))
+
+        // Pipe throughput: requests written ahead, answers read as they come.
+        let getRate = try pipe.throughput(count: 20_000) { i in
+            #"{"jsonrpc":"2.0","id":\#(i),"method":"get","params":{"type":"order","ids":["\#(1000 + (i * 4) % size)"]}}"#
+        }
+        let words = Corpus.latin
+        let searchRate = try pipe.throughput(count: 5_000) { i in
+            #"{"jsonrpc":"2.0","id":\#(i),"method":"search","params":{"query":"\#(words[i % words.count]) \#(words[(i * 7) % words.count])"}}"#
+        }
+
+        // Cold start: one `get`, whole process.
+        var starts: [Double] = []
+        for _ in 0..<15 {
+            let (_, _, s) = spawn([binary, "--db", ours, "get", "--type", "order", "1000"])
+            starts.append(s * 1000)
+        }
+        return SizeReport(
+            size: size, ingestRate: Double(size) / seconds, baselineIngestRate: Double(size) / baseSeconds,
+            bytesPerRecord: Double(ourBytes) / Double(size), baselineBytesPerRecord: Double(baseBytes) / Double(size),
+            peakMemoryMB: Double(peakKiB) / 1024, coldStartMs: Latency(samples: starts).p50,
+            pipeGetRate: getRate, pipeSearchRate: searchRate, classes: classes)
+    }
+
+    /// Property queries: orders with a status and a minimum total, sorted by total.
+    func filterClass(store: EntityStore, baseline: Baseline, pipe: PipeClient) throws -> ClassReport {
+        var mine: [Double] = [], base: [Double] = [], piped: [Double] = []
+        for i in 0..<queriesPerClass {
+            let status = Corpus.statuses[i % Corpus.statuses.count], minTotal = Double(100 + (i * 37) % 400)
+            var t = now()
+            _ = try store.query(PropertyQueryRequest(
+                type: "order", filters: [PropertyFilter(property: "status", op: .eq, value: .string(status)),
+                                         PropertyFilter(property: "total", op: .ge, value: .number(JSONNumber(minTotal)))],
+                sort: [PropertySort(property: "total", descending: true)], limit: 20))
+            mine.append((now() - t) * 1000)
+            t = now()
+            _ = try baseline.filter(status: status, minTotal: minTotal)
+            base.append((now() - t) * 1000)
+            t = now()
+            _ = try pipe.call(#"{"jsonrpc":"2.0","id":1,"method":"query","params":{"type":"order","filters":[{"property":"status","op":"eq","value":"\#(status)"},{"property":"total","op":"ge","value":\#(minTotal)}],"sort":[{"property":"total","order":"desc"}],"limit":20}}"#)
+            piped.append((now() - t) * 1000)
+        }
+        return ClassReport(name: "filter", inProcess: Latency(samples: mine), pipe: Latency(samples: piped), baseline: Latency(samples: base))
+    }
+
+    func writeCorpus(_ corpus: Corpus, to path: String) throws {
+        guard let handle = fopen(path, "wb") else { throw BenchError("cannot write \(path)") }
+        defer { fclose(handle) }
+        var writer = JSONWriter(capacity: 1 << 20)
+        for i in 0..<corpus.count {
+            writer.write(corpus.record(i))
+            writer.appendRaw([0x0A])
+            if writer.bytes.count > 1 << 20 {
+                _ = writer.bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, handle) }
+                writer.clear()
+            }
+        }
+        _ = writer.bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, handle) }
+    }
+
+    /// Reads and parses the corpus; the parsing time counts in the baseline's ingest, as it does in ours.
+    func readRecords(_ path: String) throws -> ([JSONValue], Double) {
+        let fd = open(path, O_RDONLY)
+        defer { close(fd) }
+        let reader = JSONStreamReader(fd: fd)
+        var records: [JSONValue] = []
+        let t = now()
+        while let e = try reader.next() { records.append(try JSONParser().parse(e.bytes)) }
+        return (records, now() - t)
+    }
+
+    func fileSize(_ path: String) -> Int64 {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int64) ?? 0
+    }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    var description: String
+    init(_ d: String) { description = d }
+}
+
+/// Runs a command to completion; returns its status, peak resident memory (KiB) and wall time (s).
+func spawn(_ argv: [String]) -> (Int32, Int, Double) {
+    var pid: pid_t = 0
+    let cArgs = argv.map { strdup($0) } + [nil]
+    defer { cArgs.forEach { free($0) } }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    let t = now()
+    guard posix_spawn(&pid, argv[0], &actions, nil, cArgs, environ) == 0 else { return (-1, 0, 0) }
+    var status: Int32 = 0
+    var usage = rusage()
+    wait4(pid, &status, 0, &usage)
+    return ((status >> 8) & 0xFF, Int(usage.ru_maxrss), now() - t)
+}
