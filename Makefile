@@ -49,7 +49,8 @@ test: build
 # Speed against plain FTS5 at 10k, 100k and 1M entities (QUICK=1: 10k and 100k); writes docs/benchmarks.md.
 bench: release
 	@command -v gnuplot >/dev/null 2>&1 || { SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-		$$SUDO apt-get install -y -qq gnuplot-nox >/dev/null 2>&1 || echo "gnuplot unavailable: no chart"; }
+		$$SUDO apt-get install -y -qq gnuplot-nox >/dev/null 2>&1 || \
+		{ $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq gnuplot-nox >/dev/null 2>&1; } || echo "gnuplot unavailable: no chart"; }
 	.build/release/entityidx-bench $(if $(QUICK),--quick) --binary $(BIN) --out docs
 
 # Regenerate the embedded schema after editing schema/*.sql.

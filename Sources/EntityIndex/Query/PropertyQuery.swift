@@ -62,30 +62,56 @@ extension EntityStore {
     /// `ne`/`notContains` when none does; an entity without the property matches no filter.
     public func query(_ request: PropertyQueryRequest) throws(EntityIndexError) -> [EntityResult] {
         do {
-            let filter = try compileFilters(request.filters, type: request.type, mode: request.mode)
+            var order: [String] = []
+            var orderArguments: [SQLValue] = []
+            var sortInfo: [PropertyInfo] = []
+            for key in request.sort {
+                let info = try propertyInfo(type: request.type, name: key.property)
+                if let declared = info.declaration, !declared.sortable {
+                    throw EntityIndexError(.invalidParams, "property \"\(key.property)\" of type \(request.type) is declared not sortable")
+                }
+                sortInfo.append(info)
+                let column = info.isNumeric ? "num" : "text"
+                let value = "(SELECT p.\(column) FROM property p WHERE p.entity = e.rowid AND p.name = ? ORDER BY p.ord LIMIT 1)"
+                order.append("\(value) IS NULL, \(value) \(key.descending ? "DESC" : "ASC")")
+                orderArguments += [.text(key.property), .text(key.property)]
+            }
+            order.append("e.id")
+            let limit = min(request.limit ?? Self.maxResults, Self.maxResults)
+            let read: (Statement) -> EntityResult = { s in
+                EntityResult(key: EntityKey(type: s.text(0), id: s.text(1)), record: Self.parseRecord(s.text(2)))
+            }
+
+            // Sorted and limited: walk the first sort key's index in order, checking each entity, and stop at the
+            // limit. Entities without that property would sort last; when those are needed, use the general plan.
+            if let first = request.sort.first, request.limit != nil {
+                let filter = try compileFilters(request.filters, type: request.type, mode: request.mode, style: .lookup)
+                let column = sortInfo[0].isNumeric ? "num" : "text"
+                var sql = """
+                    SELECT e.type, e.id, e.record FROM property s CROSS JOIN entity e ON e.rowid = s.entity
+                    WHERE s.name = ? AND s.\(column) IS NOT NULL AND s.ord = 0 AND e.type = ? AND e.expires_at > ?
+                    """
+                var arguments: [SQLValue] = [.text(first.property), .text(request.type), .integer(now)]
+                if !filter.sql.isEmpty {
+                    sql += " AND " + filter.sql
+                    arguments += filter.arguments
+                }
+                sql += " ORDER BY s.\(column) \(first.descending ? "DESC" : "ASC"), " + order.dropFirst().joined(separator: ", ") + " LIMIT ?"
+                arguments += Array(orderArguments.dropFirst(2)) + [.integer(Int64(limit))]
+                let results = try db.prepare(sql).rows(arguments, read)
+                if results.count == limit { return results }
+            }
+
+            let filter = try compileFilters(request.filters, type: request.type, mode: request.mode, style: .collect)
             var sql = "SELECT e.type, e.id, e.record FROM entity e WHERE e.type = ? AND e.expires_at > ?"
             var arguments: [SQLValue] = [.text(request.type), .integer(now)]
             if !filter.sql.isEmpty {
                 sql += " AND " + filter.sql
                 arguments += filter.arguments
             }
-            var order: [String] = []
-            for key in request.sort {
-                let info = try propertyInfo(type: request.type, name: key.property)
-                if let declared = info.declaration, !declared.sortable {
-                    throw EntityIndexError(.invalidParams, "property \"\(key.property)\" of type \(request.type) is declared not sortable")
-                }
-                let column = info.isNumeric ? "num" : "text"
-                let value = "(SELECT p.\(column) FROM property p WHERE p.entity = e.rowid AND p.name = ? ORDER BY p.ord LIMIT 1)"
-                order.append("\(value) IS NULL, \(value) \(key.descending ? "DESC" : "ASC")")
-                arguments += [.text(key.property), .text(key.property)]
-            }
-            order.append("e.id")
             sql += " ORDER BY " + order.joined(separator: ", ") + " LIMIT ?"
-            arguments.append(.integer(Int64(min(request.limit ?? Self.maxResults, Self.maxResults))))
-            return try db.prepare(sql).rows(arguments) { s in
-                EntityResult(key: EntityKey(type: s.text(0), id: s.text(1)), record: Self.parseRecord(s.text(2)))
-            }
+            arguments += orderArguments + [.integer(Int64(limit))]
+            return try db.prepare(sql).rows(arguments, read)
         } catch let error as EntityIndexError {
             throw error
         } catch {
@@ -129,12 +155,17 @@ extension EntityStore {
         return PropertyInfo(declaration: declaration, kinds: kinds, multi: multi)
     }
 
+    /// How a filter is checked: by collecting the matching entities (good when they are few), or by looking each
+    /// entity up (good when entities come from somewhere else, such as a sort index or search candidates).
+    enum FilterStyle { case collect, lookup }
+
     /// Compiles filters into a condition on `e.rowid`.
-    func compileFilters(_ filters: [PropertyFilter], type: String?, mode: PropertyQueryRequest.Mode) throws -> SQLFragment {
+    func compileFilters(_ filters: [PropertyFilter], type: String?, mode: PropertyQueryRequest.Mode,
+                        style: FilterStyle = .lookup) throws -> SQLFragment {
         var parts: [String] = []
         var arguments: [SQLValue] = []
         for filter in filters {
-            let f = try compile(filter, info: try propertyInfo(type: type, name: filter.property))
+            let f = try compile(filter, info: try propertyInfo(type: type, name: filter.property), style: style)
             parts.append("(" + f.sql + ")")
             arguments += f.arguments
         }
@@ -142,7 +173,7 @@ extension EntityStore {
                            arguments: arguments)
     }
 
-    private func compile(_ filter: PropertyFilter, info: PropertyInfo) throws -> SQLFragment {
+    private func compile(_ filter: PropertyFilter, info: PropertyInfo, style: FilterStyle) throws -> SQLFragment {
         let name = filter.property
         func invalid(_ text: String) -> EntityIndexError {
             EntityIndexError(.invalidParams, "filter on \"\(name)\" (\(filter.op.rawValue)): \(text)")
@@ -203,12 +234,20 @@ extension EntityStore {
             condition = filter.op == .hasPrefix ? "substr(p.text, 1, length(?)) = ?" : "substr(p.text, -length(?)) = ?"
             args += [.text(key), .text(key)]
         }
-        if negate {
+        switch (style, negate) {
+        case (.collect, false):
+            return SQLFragment(sql: "e.rowid IN (\(base) AND \(condition))", arguments: args)
+        case (.collect, true):
             return SQLFragment(
                 sql: "e.rowid IN (\(base) AND p.kind != 'null') AND e.rowid NOT IN (\(base) AND \(condition))",
                 arguments: [.text(name)] + args)
+        case (.lookup, false):
+            return SQLFragment(sql: "EXISTS (\(base) AND p.entity = e.rowid AND \(condition))", arguments: args)
+        case (.lookup, true):
+            return SQLFragment(
+                sql: "EXISTS (\(base) AND p.entity = e.rowid AND p.kind != 'null') AND NOT EXISTS (\(base) AND p.entity = e.rowid AND \(condition))",
+                arguments: [.text(name)] + args)
         }
-        return SQLFragment(sql: "e.rowid IN (\(base) AND \(condition))", arguments: args)
     }
 }
 

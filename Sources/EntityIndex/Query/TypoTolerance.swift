@@ -24,6 +24,8 @@ enum TypoTolerance {
                 let rows = try db.rows("SELECT term, doc FROM temp.search_vocab WHERE term >= ? AND term < ?",
                                        [.text(low), .text(high)]) { ($0.text(0), $0.int(1)) }
                 for (term, doc) in rows where term != word {
+                    // Typos never apply to words with digits, so such vocabulary (ids, codes) is no candidate.
+                    if term.utf8.contains(where: { $0 >= 0x30 && $0 <= 0x39 }) { continue }
                     let candidate = Array(term.unicodeScalars)
                     guard abs(candidate.count - query.count) <= budget || terms[i].prefix else { continue }
                     var d = distance(query, candidate, limit: budget)

@@ -61,9 +61,15 @@ public final class IngestSession {
         case .failure(let failure):
             for problem in failure.problems { reject(problem) }
         case .success(let record):
+            let text = JSONWriter.string(.object(record.json))
+            if text.utf8.count > RecordLimits.maxRecordBytes {
+                reject(RecordProblem(position: self.position, line: line, entity: record.key.description,
+                                     problem: "is \(text.utf8.count) bytes; the maximum is \(RecordLimits.maxRecordBytes)"))
+                return
+            }
             guard problemCount == 0 else { return } // nothing will be committed; keep validating only
             do {
-                try upsert(record)
+                try upsert(record, text: text)
             } catch {
                 throw EntityIndexError.wrap(error, doing: "ingesting record \(self.position) (\(record.key))")
             }
@@ -103,9 +109,8 @@ public final class IngestSession {
         }
     }
 
-    private func upsert(_ record: EntityRecord) throws {
+    private func upsert(_ record: EntityRecord, text: String) throws {
         let db = store.db
-        let text = JSONWriter.string(.object(record.json))
         let now = store.now
         let expires = record.expiresAt ?? EntityStore.defaultExpiry(from: now)
         let existing = try db.cached("SELECT rowid, record FROM entity WHERE type = ? AND id = ?")

@@ -90,7 +90,7 @@ CREATE VIRTUAL TABLE search USING fts5(
     title, names, subtitle, description, props, ident,
     content = 'search_doc', content_rowid = 'rowid',
     tokenize = "unicode61 remove_diacritics 2 categories 'L* N* Co M*'",
-    prefix = '2 3'
+    prefix = '1 2 3'
 );
 INSERT INTO search(search, rank) VALUES ('rank', 'bm25(10.0, 6.0, 4.0, 2.0, 1.0, 10.0)');
 
