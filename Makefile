@@ -4,7 +4,7 @@ BIN := .build/release/entityidx
 DEBUG_BIN := .build/debug/entityidx
 CONTRACT_CHECK := ../shared/tools/contract-check
 
-.PHONY: all deps build release run test lint schema bench clean
+.PHONY: all deps build release run test lint schema bench fuzz sanitize clean
 
 all: release
 
@@ -52,6 +52,25 @@ bench: release
 		$$SUDO apt-get install -y -qq gnuplot-nox >/dev/null 2>&1 || \
 		{ $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq gnuplot-nox >/dev/null 2>&1; } || echo "gnuplot unavailable: no chart"; }
 	.build/release/entityidx-bench $(if $(QUICK),--quick) --binary $(BIN) --out docs
+
+# libFuzzer on record decoding and validation, the text pipeline and the query builder (FUZZ_SECONDS each).
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	$(SWIFT) build -c release --product entityidx-fuzz -Xswiftc -sanitize=fuzzer -Xswiftc -DFUZZING -Xswiftc -parse-as-library \
+		--build-path .build/fuzz
+	@for t in records text queries; do \
+		mkdir -p .build/fuzz/corpus-$$t; \
+		echo "== fuzz $$t ($(FUZZ_SECONDS) s)"; \
+		FUZZ_TARGET=$$t .build/fuzz/release/entityidx-fuzz -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+			.build/fuzz/corpus-$$t Tests/Fuzz/$$t 2>&1 | grep -E "stat::number_of_executed_units|ERROR|Done" || exit 1; \
+	done
+
+# The test suite under the address and thread sanitizers.
+sanitize: deps
+	$(SWIFT) build --build-tests --sanitize=address --build-path .build/asan
+	$(SWIFT) test --skip-build --sanitize=address --build-path .build/asan
+	$(SWIFT) build --build-tests --sanitize=thread --build-path .build/tsan
+	$(SWIFT) test --skip-build --sanitize=thread --build-path .build/tsan
 
 # Regenerate the embedded schema after editing schema/*.sql.
 schema:

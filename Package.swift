@@ -19,6 +19,7 @@ let package = Package(
         .target(name: "EntityIndexPipe", dependencies: ["EntityIndex", "JSON"]),
         .target(name: "EntityIndexCLI", dependencies: ["EntityIndex", "EntityIndexPipe", "JSON"]),
         .executableTarget(name: "entityidx", dependencies: ["EntityIndexCLI"]),
+        .executableTarget(name: "entityidx-fuzz", dependencies: ["EntityIndex", "JSON"]),
         .executableTarget(name: "entityidx-bench", dependencies: ["EntityIndex", "JSON", "SQLite"]),
         .target(name: "TestSupport", dependencies: ["EntityIndex", "JSON"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),

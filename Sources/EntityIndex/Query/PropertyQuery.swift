@@ -234,6 +234,10 @@ extension EntityStore {
             condition = filter.op == .hasPrefix ? "substr(p.text, 1, length(?)) = ?" : "substr(p.text, -length(?)) = ?"
             args += [.text(key), .text(key)]
         }
+        if style == .lookup {
+            // Unary + keeps SQLite from scanning a value index per entity: the lookup must use the primary key.
+            condition = condition.replacingAll("p.num", "+p.num").replacingAll("p.text", "+p.text")
+        }
         switch (style, negate) {
         case (.collect, false):
             return SQLFragment(sql: "e.rowid IN (\(base) AND \(condition))", arguments: args)
@@ -258,5 +262,11 @@ extension Statement {
         var result: [T] = []
         while try step() { result.append(try map(self)) }
         return result
+    }
+}
+
+extension String {
+    func replacingAll(_ target: String, _ replacement: String) -> String {
+        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
     }
 }

@@ -52,7 +52,7 @@ struct QueryTerm: Sendable {
     }
 
     private func quote(_ s: String) -> String {
-        "\"" + s.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
+        "\"" + s.replacingAll("\"", "\"\"") + "\""
     }
 
     /// Whether this term matches a column's index terms, and with how many typos.
