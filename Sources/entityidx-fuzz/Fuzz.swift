@@ -9,7 +9,7 @@ import JSON
 import Glibc
 #endif
 
-nonisolated(unsafe) let target = getenv("FUZZ_TARGET").map { String(cString: $0) } ?? "records"
+let target = getenv("FUZZ_TARGET").map { String(cString: $0) } ?? "records"
 nonisolated(unsafe) var store: EntityStore? = {
     let s = try? EntityStore(path: ":memory:", now: 1_780_000_000_000)
     _ = try? s?.ingest([
@@ -18,6 +18,19 @@ nonisolated(unsafe) var store: EntityStore? = {
     ])
     return s
 }()
+
+@_silgen_name("LLVMFuzzerRunDriver")
+func runFuzzerDriver(
+    _ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> Int32) -> Int32
+
+/// The package manager links an executable's entry point under this name; hand over to libFuzzer's driver.
+@_cdecl("entityidx_fuzz_main")
+public func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    var argc = argc
+    var argv = argv
+    return runFuzzerDriver(&argc, &argv, { data, size in fuzz(data, size) })
+}
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
@@ -48,5 +61,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     return 0
 }
 #else
-print("entityidx-fuzz: build with `make fuzz` (libFuzzer, -sanitize=fuzzer -DFUZZING)")
+@main struct FuzzStub {
+    static func main() { print("entityidx-fuzz: build with `make fuzz` (libFuzzer, -sanitize=fuzzer -DFUZZING)") }
+}
 #endif
