@@ -115,6 +115,13 @@ public final class Statement {
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     }
 
+    /// The bytes of a text or blob column, copied.
+    public func bytes(_ column: Int32) -> [UInt8] {
+        guard let pointer = sqlite3_column_blob(handle, column) else { return [] }
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return Array(UnsafeRawBufferPointer(start: pointer, count: count))
+    }
+
     public func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
     public func optionalInt(_ column: Int32) -> Int64? { isNull(column) ? nil : int(column) }
     public func optionalDouble(_ column: Int32) -> Double? { isNull(column) ? nil : double(column) }

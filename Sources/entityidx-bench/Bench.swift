@@ -4,11 +4,23 @@ import JSON
 
 /// `make bench`: entityidx against plain FTS5 on the same corpus and queries, at several sizes.
 ///
-/// Usage: entityidx-bench [--quick] [--binary PATH] [--out docs]. Prints a table and writes docs/benchmarks.md and
+/// Usage: entityidx-bench [--quick] [--sizes N,N…] [--binary PATH] [--out docs], or entityidx-bench generate N. Prints a table and writes docs/benchmarks.md and
 /// a latency chart (gnuplot, when installed).
 @main struct Bench {
     static func main() throws {
         let args = CommandLine.arguments
+        // `entityidx-bench generate N`: the corpus as NDJSON on stdout, for trying things by hand.
+        if args.count == 3, args[1] == "generate", let n = Int(args[2]) {
+            let corpus = Corpus(count: n)
+            var writer = JSONWriter(capacity: 1 << 20)
+            for i in 0..<n {
+                writer.write(corpus.record(i))
+                writer.appendRaw([0x0A])
+                if writer.bytes.count > 1 << 20 { FileHandle.standardOutput.write(Data(writer.bytes)); writer.clear() }
+            }
+            FileHandle.standardOutput.write(Data(writer.bytes))
+            return
+        }
         let quick = args.contains("--quick")
         func option(_ name: String) -> String? { args.firstIndex(of: name).flatMap { $0 + 1 < args.count ? args[$0 + 1] : nil } }
         let binary = option("--binary") ?? URL(fileURLWithPath: args[0]).deletingLastPathComponent().appendingPathComponent("entityidx").path

@@ -38,9 +38,9 @@ public struct EntityResult: Sendable {
 extension EntityStore {
     /// How many FTS candidates are ranked in full. Candidates come best-bm25 first (title matches weigh most), so
     /// the tiers reorder the head of the bm25 order.
-    static let candidateLimit = 200
+    static let candidateLimit = 100
     /// A broad query ranks at most this many of its matches (the newest), so that its cost stays bounded.
-    public static let rankWindow = 1000
+    public static let rankWindow = 500
 
     /// Searches titles, synonyms, keywords, subtitles, descriptions, string properties and ids.
     ///
@@ -97,24 +97,27 @@ extension EntityStore {
             e.rowid, e.type, e.id, e.id_key, e.ranking_hint, e.priority, e.last_used_at, d.title_plain,
             d.title, d.names, d.subtitle, d.description, d.props, d.ident
             """
-        // Bounded work for broad queries: when more than `rankWindow` entities match, only the newest
-        // `rankWindow` matches (by rowid, found with an unranked scan) are ranked by bm25, unless that leaves
-        // fewer results than asked for.
+        // Bounded work for broad queries: when more than `rankWindow` entities match, bm25 is not computed (its
+        // IDF alone scans every match): the newest `rankWindow` matches are ranked by the tiers in Swift, unless
+        // that leaves fewer results than asked for.
         func fetch(_ expression: String) throws -> [Candidate] {
             let match = SQLValue.text(expression)
             let boundary = try db.scalar(
                 "SELECT rowid FROM search WHERE search MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET \(Self.rankWindow - 1)", [match])?.int
-            func ranked(from boundary: Int64?) throws -> [Candidate] {
+            if let boundary {
                 let sql = """
-                    SELECT \(columns), search.rank FROM search JOIN entity e ON e.rowid = search.rowid
-                    JOIN search_doc d ON d.rowid = e.rowid
-                    WHERE search MATCH ? AND search.rowid >= ? AND \(conditions) ORDER BY search.rank LIMIT ?
+                    SELECT \(columns) FROM search JOIN entity e ON e.rowid = search.rowid JOIN search_doc d ON d.rowid = e.rowid
+                    WHERE search MATCH ? AND search.rowid >= ? AND \(conditions) ORDER BY search.rowid DESC
                     """
-                return try db.rows(sql, [match, .integer(boundary ?? Int64.min)] + arguments + [.integer(Int64(Self.candidateLimit))],
-                                   Self.readCandidate)
+                let hits = try db.rows(sql, [match, .integer(boundary)] + arguments, Self.readCandidate)
+                if hits.count >= request.limit { return hits }
             }
-            let hits = try ranked(from: boundary)
-            return boundary != nil && hits.count < request.limit ? try ranked(from: nil) : hits
+            let sql = """
+                SELECT \(columns), search.rank FROM search JOIN entity e ON e.rowid = search.rowid
+                JOIN search_doc d ON d.rowid = e.rowid
+                WHERE search MATCH ? AND \(conditions) ORDER BY search.rank LIMIT ?
+                """
+            return try db.rows(sql, [match] + arguments + [.integer(Int64(Self.candidateLimit))], Self.readCandidate)
         }
         // Matches in the title, names and id outrank every other (the attribute tier), so look there first and
         // widen to every column only when they are too few.
@@ -140,8 +143,8 @@ extension EntityStore {
     private static func readCandidate(_ s: Statement) -> Candidate {
         Candidate(rowid: s.int(0), key: EntityKey(type: s.text(1), id: s.text(2)), idKey: s.text(3),
                   rankingHint: s.optionalDouble(4) ?? 0, priority: s.optionalInt(5) ?? 0,
-                  lastUsedAt: s.optionalInt(6) ?? 0, titlePlain: s.text(7),
-                  columns: (8...13).map { s.text(Int32($0)) },
+                  lastUsedAt: s.optionalInt(6) ?? 0, titlePlain: TermList(bytes: s.bytes(7)),
+                  columns: (8...13).map { TermList(bytes: s.bytes(Int32($0))) },
                   bm25: s.columnCount > 14 ? s.double(14) : 0)
     }
 }

@@ -8,10 +8,10 @@ struct Candidate {
     var rankingHint: Double
     var priority: Int64
     var lastUsedAt: Int64
-    /// The title's plain tokens, separated by spaces.
-    var titlePlain: String
-    /// Normalized column texts, in `SearchDocument.columnNames` order.
-    var columns: [String]
+    /// The title's plain tokens.
+    var titlePlain: TermList
+    /// Normalized column terms, in `SearchDocument.columnNames` order.
+    var columns: [TermList]
     var bm25: Double
 }
 
@@ -80,7 +80,7 @@ struct Ranker {
     }
 
     func features(_ c: Candidate) -> Ranked {
-        let columnTerms = c.columns.map(TermList.init)
+        let columnTerms = c.columns
         var typos = 0, attribute = 0, best = 5
         for term in query.terms {
             var termBest: (rank: Int, typos: Int)?
@@ -101,20 +101,19 @@ struct Ranker {
     }
 
     /// 0: the title is the query; 1: it starts with it; 2: it contains every word whole; 3: otherwise.
-    func exactness(_ titlePlain: String) -> Int {
-        let q = query.tokens
+    func exactness(_ titlePlain: TermList) -> Int {
+        let q = query.tokenBytes
         guard !q.isEmpty else { return 3 }
-        let t = titlePlain.split(separator: " ").map(String.init)
+        let t = titlePlain.words
         let prefix = query.terms.last?.prefix ?? false
-        if t == q { return 0 }
+        if t.count == q.count && zip(t, q).allSatisfy({ $0.elementsEqual($1) }) { return 0 }
         if t.count >= q.count {
             let head = zip(t, q).enumerated().allSatisfy { i, pair in
-                pair.0 == pair.1 || (prefix && i == q.count - 1 && pair.0.hasPrefix(pair.1))
+                pair.0.elementsEqual(pair.1) || (prefix && i == q.count - 1 && pair.0.starts(with: pair.1))
             }
             if head { return 1 }
         }
-        let words = Set(t)
-        if q.allSatisfy(words.contains) { return 2 }
+        if q.allSatisfy({ titlePlain.contains($0, prefix: false) }) { return 2 }
         return 3
     }
 }

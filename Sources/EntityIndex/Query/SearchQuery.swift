@@ -88,8 +88,10 @@ struct TermList {
     let bytes: [UInt8]
     let ranges: [Range<Int>]
 
-    init(_ text: String) {
-        bytes = Array(text.utf8)
+    init(_ text: String) { self.init(bytes: Array(text.utf8)) }
+
+    init(bytes: [UInt8]) {
+        self.bytes = bytes
         var ranges: [Range<Int>] = []
         var start = 0
         for (i, b) in bytes.enumerated() where b == 0x20 {
@@ -101,6 +103,9 @@ struct TermList {
     }
 
     init(terms: [String]) { self.init(terms.joined(separator: " ")) }
+
+    /// The terms as byte arrays.
+    var words: [ArraySlice<UInt8>] { ranges.map { bytes[$0] } }
 
     /// Whether some term equals `word`, or starts with it when `prefix`.
     func contains(_ word: [UInt8], prefix: Bool) -> Bool {
@@ -128,6 +133,7 @@ struct SearchQuery: Sendable {
     var idKey: String
     /// Normalized tokens of the whole query, for the exactness tier.
     var tokens: [String]
+    var tokenBytes: [[UInt8]]
 
     init(_ raw: String) {
         self.raw = raw
@@ -150,6 +156,7 @@ struct SearchQuery: Sendable {
         }
         self.terms = terms
         self.tokens = words.flatMap { $0.tokens.map(\.text) }
+        self.tokenBytes = tokens.map { Array($0.utf8) }
         self.idKey = self.tokens.joined()
     }
 
