@@ -4,7 +4,7 @@ BIN := .build/release/entityidx
 DEBUG_BIN := .build/debug/entityidx
 CONTRACT_CHECK := ../shared/tools/contract-check
 
-.PHONY: all deps build release run test lint schema bench fuzz sanitize clean
+.PHONY: all deps build release run test lint schema bench fuzz soak sanitize clean
 
 all: release
 
@@ -64,6 +64,11 @@ fuzz: deps
 		FUZZ_TARGET=$$t .build/fuzz/release/entityidx-fuzz -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
 			.build/fuzz/corpus-$$t Tests/Fuzz/$$t 2>&1 | grep -E "stat::number_of_executed_units|ERROR|Done" || exit 1; \
 	done
+
+# Long versions of the crash and concurrency tests: 60 kill rounds, a minute of 2 writers and 4 readers.
+soak: build
+	$(SWIFT) build --build-tests
+	ENTITYIDX_CRASH_ROUNDS=60 ENTITYIDX_SOAK_SECONDS=60 $(SWIFT) test --skip-build --filter "CrashTests|ConcurrencyTests"
 
 # The test suite under the address and thread sanitizers. (Leak reports are off: the test runners themselves leak
 # a few objects at exit; ICU objects are kept per thread for its lifetime on purpose.)

@@ -42,7 +42,7 @@ extension EntityStore {
     static func propertyRow(_ value: JSONValue, declared: PropertyDeclaration.Kind?) -> (String, Double?, String?) {
         switch value {
         case .string(let s):
-            if declared == .date || declared == nil, let ms = Timestamp.parse(s) { return ("date", Double(ms), comparisonText(s)) }
+            if declared == .date || declared == nil, let ms = Timestamp.parse(s) { return ("date", Double(ms), nil) }
             if declared == .number || declared == .integer, let d = Double(s) { return ("number", d, nil) }
             return ("string", nil, comparisonText(s))
         case .number(let n): return ("number", n.double, nil)

@@ -33,10 +33,12 @@ struct SearchDocument {
         titlePlain = TextAnalyzer.tokens(record.title).map(\.text).joined(separator: " ")
     }
 
+    /// The searchable strings of a property value. Date-times are left out: their digits would only add noise
+    /// (`2026`, `03`, `00z`…) to the index; property queries compare them as dates instead.
     static func strings(_ value: JSONValue) -> [String] {
         switch value {
-        case .string(let s): return [s]
-        case .array(let items): return items.compactMap(\.string)
+        case .string(let s): return Timestamp.parse(s) == nil ? [s] : []
+        case .array(let items): return items.compactMap(\.string).filter { Timestamp.parse($0) == nil }
         default: return []
         }
     }
