@@ -13,7 +13,7 @@ public enum EntityIdx {
     public static let version = "0.1.0"
 
     static let commands: [any Command.Type] = [
-        IngestCommand.self, SearchCommand.self, GetCommand.self, SuggestCommand.self, AllCommand.self,
+        IngestCommand.self, SearchCommand.self, CompleteCommand.self, GetCommand.self, SuggestCommand.self, AllCommand.self,
         QueryCommand.self, RelatedCommand.self, DeleteCommand.self, DonateCommand.self, ReindexCommand.self,
         StateCommand.self, DeclareCommand.self, StatsCommand.self, PipeCommand.self,
     ]

@@ -16,7 +16,7 @@ public final class RequestHandler {
 
     public static let methods = [
         "ingest", "get", "search", "suggest", "all", "query", "related", "delete", "donate", "batch.begin", "batch.end",
-        "state", "reindex.request", "reindex.pending", "reindex.ack", "stats", "declare", "declarations",
+        "state", "reindex.request", "reindex.pending", "reindex.ack", "stats", "declare", "declarations", "complete",
     ]
 
     /// Whether `method` exists (unknown methods are a protocol error, not an invalid-params one).
@@ -44,6 +44,10 @@ public final class RequestHandler {
                 query: try p.requiredString("query"), type: try p.type(required: false), limit: try p.limit(default: 20),
                 filters: try p.filters(), explain: try p.bool("explain") ?? false, highlight: try p.bool("highlight") ?? false)
             return entities(try store.search(request))
+        case "complete":
+            let p = try params(["prefix", "limit"])
+            let completions = try store.complete(try p.requiredString("prefix"), limit: try p.limit(default: 8))
+            return ["completions": .array(completions.map { ["term": .string($0.term), "documents": JSONValue($0.documents)] })]
         case "suggest":
             let p = try params(["type", "limit"])
             return entities(try store.suggest(type: try p.type(required: false), limit: try p.limit(default: 10)))

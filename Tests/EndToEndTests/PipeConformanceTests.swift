@@ -43,6 +43,7 @@ import Testing
         _ = p.call("reindex.request", ["type": "task", "ids": ["1"]])
         _ = p.call("reindex.request", [:])
         _ = p.call("reindex.pending")
+        _ = p.call("complete", ["prefix": "ta", "limit": 3])
         #expect(p.schemaProblems().isEmpty, "\(p.schemaProblems().prefix(5))")
     }
 

@@ -65,7 +65,7 @@ import Testing
     }
 
     @Test func everyCommandHasHelp() {
-        for name in ["ingest", "search", "get", "suggest", "all", "query", "related", "delete", "donate", "reindex", "state",
+        for name in ["ingest", "search", "complete", "get", "suggest", "all", "query", "related", "delete", "donate", "reindex", "state",
                      "declare", "stats", "pipe"] {
             let (status, out, _) = run([name, "--help"])
             #expect(status == 0 && out.contains("Usage: entityidx \(name)"), "\(name)")

@@ -89,6 +89,18 @@ import Testing
         #expect(try ids(store, "zeppelin") == ["a", "b"])
     }
 
+    @Test func completesTheWordBeingTyped() throws {
+        let store = try TestSupport.store()
+        _ = try store.ingest([
+            TestSupport.record("item", "1", "Karimo tea"), TestSupport.record("item", "2", "Karimo cup"),
+            TestSupport.record("item", "3", "Karivi bowl"), TestSupport.record("item", "4", "Café Karl"),
+        ])
+        #expect(try store.complete("blue KAR", limit: 5).map(\.term) == ["karimo", "karivi", "karl"])
+        #expect(try store.complete("kar", limit: 1).map(\.documents) == [2])
+        #expect(try store.complete("kar ", limit: 5).isEmpty, "a finished word is not completed")
+        #expect(try store.complete("caf", limit: 5).map(\.term) == ["cafe"])
+    }
+
     @Test func hostileQueriesNeverFail() throws {
         let store = try TestSupport.store()
         _ = try store.ingest([TestSupport.record("item", "a", "Cats AND dogs \"quoted\" (paren) NEAR/2 col:umn")])
