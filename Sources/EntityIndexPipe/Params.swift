@@ -26,8 +26,6 @@ public struct Params {
         EntityIndexError(.invalidParams, "\(method): parameter \"\(name)\" \(problem)")
     }
 
-    func has(_ name: String) -> Bool { object[name].map { !$0.isNull } ?? false }
-
     func string(_ name: String) throws(EntityIndexError) -> String? {
         switch object[name] {
         case nil, .null?: return nil

@@ -106,11 +106,6 @@ public final class Connection: @unchecked Sendable {
         sqlite3_busy_timeout(handle, milliseconds)
     }
 
-    /// Asks a running statement to stop (safe from another thread or a signal handler's thread).
-    public func interrupt() {
-        sqlite3_interrupt(handle)
-    }
-
     public static var libraryVersion: String { String(cString: sqlite3_libversion()) }
 }
 

@@ -126,13 +126,6 @@ public final class Statement {
     public func optionalInt(_ column: Int32) -> Int64? { isNull(column) ? nil : int(column) }
     public func optionalDouble(_ column: Int32) -> Double? { isNull(column) ? nil : double(column) }
 
-    /// Calls `body` with the raw bytes of a text or blob column, valid only during the call.
-    public func withBytes<T>(_ column: Int32, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
-        let pointer = sqlite3_column_blob(handle, column)
-        let count = Int(sqlite3_column_bytes(handle, column))
-        return try body(UnsafeRawBufferPointer(start: pointer, count: count))
-    }
-
     public func value(_ column: Int32) -> SQLValue {
         switch sqlite3_column_type(handle, column) {
         case SQLITE_INTEGER: return .integer(int(column))

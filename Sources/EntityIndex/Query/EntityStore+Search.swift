@@ -54,15 +54,13 @@ extension EntityStore {
         do {
             let filterSQL = try compileFilters(request.filters, type: request.type, mode: .and)
             var candidates = try searchCandidates(query, request: request, filter: filterSQL)
-            var typoMode = false
             if candidates.isEmpty, query.terms.contains(where: { $0.typoBudget > 0 }) {
                 try TypoTolerance.expand(&query.terms, db: db)
                 if query.terms.contains(where: { !$0.variants.isEmpty }) {
                     candidates = try searchCandidates(query, request: request, filter: filterSQL)
-                    typoMode = true
                 }
             }
-            let ranked = Ranker(query: query, typoMode: typoMode).rank(candidates)
+            let ranked = Ranker(query: query).rank(candidates)
             // Records are read for the results only, not for every candidate.
             let recordStatement = try db.cached("SELECT record FROM entity WHERE rowid = ?")
             return try ranked.prefix(request.limit).map { c in

@@ -60,7 +60,6 @@ struct Ranker {
     }
 
     var query: SearchQuery
-    var typoMode: Bool
 
     func rank(_ candidates: [Candidate]) -> [Ranked] {
         let ranked = candidates.map(features)

@@ -55,8 +55,6 @@ extension EntityStore {
         if db.isInTransaction { try? db.execute("ROLLBACK") }
     }
 
-    public var isBatchOpen: Bool { batchOpen }
-
     /// The client state of the last committed batch (`fetchLastClientState`), nil when none.
     public func clientState() throws(EntityIndexError) -> String? {
         do {
