@@ -21,6 +21,17 @@ import Testing
         #expect(try store.ingest(Array(big.prefix(10))).inserted == 10, "the store works again once there is room")
     }
 
+    @Test func aReadOnlyDatabaseSaysSoAndStillAnswers() throws {
+        let store = try TestSupport.store()
+        _ = try store.ingest([TestSupport.record("task", "1", "One")])
+        // What a write-protected file gives (the tests may run as root, whom file modes do not stop).
+        try store.db.execute("PRAGMA query_only = 1")
+        #expect { try store.ingest([TestSupport.record("task", "2", "Two")]) } throws: { ($0 as? EntityIndexError)?.code == .readOnly }
+        #expect { try store.delete(DeleteRequest(all: true)) } throws: { ($0 as? EntityIndexError)?.code == .readOnly }
+        #expect(try store.get(type: "task", ids: ["1", "2"]).map(\.key.id) == ["1"])
+        #expect(try store.search(SearchRequest(query: "one")).map(\.key.id) == ["1"])
+    }
+
     @Test func aFileThatIsNotADatabaseIsRefusedAndKept() throws {
         let path = TestSupport.temporaryDirectory() + "/notes.txt"
         let garbage = String(repeating: "This is not a database. ", count: 400)
