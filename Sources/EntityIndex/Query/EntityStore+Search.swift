@@ -36,10 +36,8 @@ public struct EntityResult: Sendable {
 }
 
 extension EntityStore {
-    /// How many FTS candidates are ranked in full. Candidates come best-bm25 first (title matches weigh most), so
-    /// the tiers reorder the head of the bm25 order.
-    static let candidateLimit = 100
-    /// A broad query ranks at most this many of its matches (the newest), so that its cost stays bounded.
+    /// A query ranks at most this many of its matches (the most recently indexed), so that its cost stays bounded
+    /// whatever the size of the index.
     public static let rankWindow = 500
 
     /// Searches titles, synonyms, keywords, subtitles, descriptions, string properties and ids.
@@ -95,27 +93,14 @@ extension EntityStore {
             e.rowid, e.type, e.id, e.id_key, e.ranking_hint, e.priority, e.last_used_at, d.title_plain,
             d.title, d.names, d.subtitle, d.description, d.props, d.ident
             """
-        // Bounded work for broad queries: when more than `rankWindow` entities match, bm25 is not computed (its
-        // IDF alone scans every match): the newest `rankWindow` matches are ranked by the tiers in Swift, unless
-        // that leaves fewer results than asked for.
+        // Bounded work: the newest `rankWindow` matches are read, in one pass over the index in rowid order, and
+        // ranked in Swift. (FTS5's bm25 would compute its IDF by scanning every match, which grows with the index.)
         func fetch(_ expression: String) throws -> [Candidate] {
-            let match = SQLValue.text(expression)
-            let boundary = try db.scalar(
-                "SELECT rowid FROM search WHERE search MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET \(Self.rankWindow - 1)", [match])?.int
-            if let boundary {
-                let sql = """
-                    SELECT \(columns) FROM search JOIN entity e ON e.rowid = search.rowid JOIN search_doc d ON d.rowid = e.rowid
-                    WHERE search MATCH ? AND search.rowid >= ? AND \(conditions) ORDER BY search.rowid DESC
-                    """
-                let hits = try db.rows(sql, [match, .integer(boundary)] + arguments, Self.readCandidate)
-                if hits.count >= request.limit { return hits }
-            }
             let sql = """
-                SELECT \(columns), search.rank FROM search JOIN entity e ON e.rowid = search.rowid
-                JOIN search_doc d ON d.rowid = e.rowid
-                WHERE search MATCH ? AND \(conditions) ORDER BY search.rank LIMIT ?
+                SELECT \(columns) FROM search JOIN entity e ON e.rowid = search.rowid JOIN search_doc d ON d.rowid = e.rowid
+                WHERE search MATCH ? AND \(conditions) ORDER BY search.rowid DESC LIMIT \(Self.rankWindow)
                 """
-            return try db.rows(sql, [match] + arguments + [.integer(Int64(Self.candidateLimit))], Self.readCandidate)
+            return try db.rows(sql, [.text(expression)] + arguments, Self.readCandidate)
         }
         // Matches in the title, names and id outrank every other (the attribute tier), so look there first and
         // widen to every column only when they are too few.
@@ -124,7 +109,7 @@ extension EntityStore {
         var seen = Set<Int64>()
         var candidates: [Candidate] = []
         for c in hits where seen.insert(c.rowid).inserted { candidates.append(c) }
-        // The exact id tier must not depend on bm25 putting the entity among the candidates.
+        // The exact id tier must not depend on the entity being among the newest matches.
         if !query.idKey.isEmpty {
             let idSQL = """
                 SELECT \(columns) FROM entity e JOIN search_doc d ON d.rowid = e.rowid
@@ -142,7 +127,6 @@ extension EntityStore {
         Candidate(rowid: s.int(0), key: EntityKey(type: s.text(1), id: s.text(2)), idKey: s.text(3),
                   rankingHint: s.optionalDouble(4) ?? 0, priority: s.optionalInt(5) ?? 0,
                   lastUsedAt: s.optionalInt(6) ?? 0, titlePlain: TermList(bytes: s.bytes(7)),
-                  columns: (8...13).map { TermList(bytes: s.bytes(Int32($0))) },
-                  bm25: s.columnCount > 14 ? s.double(14) : 0)
+                  columns: (8...13).map { TermList(bytes: s.bytes(Int32($0))) })
     }
 }

@@ -12,7 +12,6 @@ struct Candidate {
     var titlePlain: TermList
     /// Normalized column terms, in `SearchDocument.columnNames` order.
     var columns: [TermList]
-    var bm25: Double
 }
 
 /// Orders search candidates in tiers; each tier only breaks the ties of the one before.
@@ -22,25 +21,29 @@ struct Candidate {
 /// 3. where the words matched: title or id, then synonyms and keywords, then subtitle, then description, then
 ///    properties (summed over the words);
 /// 4. exactness: the title equals the query, starts with it, contains its words whole, or only matches prefixes;
-/// 5. bm25 (FTS5, with column weights 10/6/4/2/1/10);
+/// 5. relevance: BM25's term-frequency part with column weights 10/6/4/2/1/10 and length normalization (k1 1.2,
+///    b 0.75), without IDF: every result contains every word, and FTS5's IDF would scan every match;
 /// 6. rankingHint, then priority, then lastUsedAt, higher first;
 /// 7. type and id, so that equal entities always come in the same order.
 /// (Every word always matches: that tier is implied by the AND query.)
 struct Ranker {
     static let columnRank = [0, 1, 2, 3, 4, 0]
+    static let columnWeight: [Double] = [10, 6, 4, 2, 1, 10]
+    /// Typical column lengths in terms, for BM25's length normalization.
+    static let averageLength: [Double] = [6, 4, 5, 14, 4, 3]
     static let exactnessNames = ["equal", "starts", "words", "prefix"]
 
     struct Ranked {
         var rowid: Int64
         var key: EntityKey
-        var tiers: (exact: Int, typos: Int, attribute: Int, exactness: Int, bm25: Double, hint: Double, priority: Int64, recency: Int64)
+        var tiers: (exact: Int, typos: Int, attribute: Int, exactness: Int, relevance: Double, hint: Double, priority: Int64, recency: Int64)
         var bestColumn: Int
 
         /// The tiers folded into one number that decreases down the list: exact id 1000, each typo fewer (of
-        /// two) 100, each attribute step (of nine) 10, each exactness step 2, bm25 mapped into [0, 2), and a
+        /// two) 100, each attribute step (of nine) 10, each exactness step 2, relevance mapped into [0, 2), and a
         /// hundredth of the ranking hint.
         var score: Double {
-            let relevance = max(-tiers.bm25, 0)
+            let relevance = max(tiers.relevance, 0)
             return Double(1 - tiers.exact) * 1000 + Double(2 - min(tiers.typos, 2)) * 100
                 + Double(9 - min(tiers.attribute, 9)) * 10 + Double(3 - tiers.exactness) * 2
                 + 2 * (1 - 1 / (1 + relevance)) + tiers.hint / 10_000
@@ -52,7 +55,7 @@ struct Ranker {
                 ("attribute", JSONValue(tiers.attribute)),
                 ("bestField", .string(SearchDocument.columnNames[bestColumn])),
                 ("exactness", .string(Ranker.exactnessNames[tiers.exactness])),
-                ("bm25", .number(JSONNumber((tiers.bm25 * 1e4).rounded() / 1e4))),
+                ("relevance", .number(JSONNumber((tiers.relevance * 1e4).rounded() / 1e4))),
                 ("rankingHint", JSONValue(tiers.hint)), ("priority", JSONValue(Int(tiers.priority))),
                 ("score", .number(JSONNumber((score * 1000).rounded() / 1000))),
             ]))
@@ -69,7 +72,7 @@ struct Ranker {
             if x.typos != y.typos { return x.typos < y.typos }
             if x.attribute != y.attribute { return x.attribute < y.attribute }
             if x.exactness != y.exactness { return x.exactness < y.exactness }
-            if x.bm25 != y.bm25 { return x.bm25 < y.bm25 }
+            if x.relevance != y.relevance { return x.relevance > y.relevance }
             if x.hint != y.hint { return x.hint > y.hint }
             if x.priority != y.priority { return x.priority > y.priority }
             if x.recency != y.recency { return x.recency > y.recency }
@@ -81,10 +84,14 @@ struct Ranker {
     func features(_ c: Candidate) -> Ranked {
         let columnTerms = c.columns
         var typos = 0, attribute = 0, best = 5
+        var relevance = 0.0
         for term in query.terms {
             var termBest: (rank: Int, typos: Int)?
             for (index, terms) in columnTerms.enumerated() {
                 guard let t = term.match(terms) else { continue }
+                let tf = Double(term.frequency(terms)), length = Double(terms.ranges.count)
+                relevance += Ranker.columnWeight[index] * tf * 2.2
+                    / (tf + 1.2 * (0.25 + 0.75 * length / Ranker.averageLength[index]))
                 let rank = Ranker.columnRank[index]
                 if termBest == nil || (t, rank) < (termBest!.typos, termBest!.rank) { termBest = (rank, t) }
             }
@@ -95,7 +102,7 @@ struct Ranker {
         let exact = c.idKey == query.idKey || c.key.id == query.raw ? 0 : 1
         let bestColumn = best == 0 && !columnTerms[0].ranges.isEmpty ? 0 : Ranker.columnRank.firstIndex(of: best) ?? 4
         return Ranked(rowid: c.rowid, key: c.key,
-                      tiers: (exact, typos, attribute, exactness(c.titlePlain), c.bm25, c.rankingHint, c.priority, c.lastUsedAt),
+                      tiers: (exact, typos, attribute, exactness(c.titlePlain), relevance, c.rankingHint, c.priority, c.lastUsedAt),
                       bestColumn: bestColumn)
     }
 

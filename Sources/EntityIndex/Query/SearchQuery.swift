@@ -83,6 +83,19 @@ struct QueryTerm: Sendable {
     }
 }
 
+extension QueryTerm {
+    /// How many of a column's terms this term matches (a term frequency, for relevance).
+    func frequency(_ terms: TermList) -> Int {
+        switch kind {
+        case .plain(let t):
+            let word = Array(t.utf8)
+            return terms.count(word, prefix: prefix) + variants.keys.reduce(0) { $0 + terms.count(Array($1.utf8), prefix: false) }
+        default:
+            return match(terms) == nil ? 0 : 1
+        }
+    }
+}
+
 /// The space-separated index terms of one column, as UTF-8 byte ranges.
 struct TermList {
     let bytes: [UInt8]
@@ -106,6 +119,20 @@ struct TermList {
 
     /// The terms as byte arrays.
     var words: [ArraySlice<UInt8>] { ranges.map { bytes[$0] } }
+
+    /// How many terms equal `word`, or start with it when `prefix`.
+    func count(_ word: [UInt8], prefix: Bool) -> Int {
+        let n = word.count
+        guard n > 0 else { return 0 }
+        return bytes.withUnsafeBufferPointer { b in
+            word.withUnsafeBufferPointer { w in
+                ranges.reduce(0) { total, r in
+                    guard prefix ? r.count >= n : r.count == n else { return total }
+                    return total + (memcmp(b.baseAddress! + r.lowerBound, w.baseAddress!, n) == 0 ? 1 : 0)
+                }
+            }
+        }
+    }
 
     /// Whether some term equals `word`, or starts with it when `prefix`.
     func contains(_ word: [UInt8], prefix: Bool) -> Bool {
