@@ -3,8 +3,8 @@ import SQLite
 /// Finds vocabulary words within a few edits of a query word, for the typo fallback.
 ///
 /// Rules (Meilisearch's defaults): one edit from 5 letters, two from 9; an edit is an insertion, deletion,
-/// substitution or swap of two adjacent letters (Damerau); an edit of the first letter costs two, so candidates
-/// share the first letter unless two edits are allowed. Words with digits and CJK never get typos.
+/// substitution or swap of two adjacent letters (Damerau); an edit of the first letter costs two. Words with digits
+/// and CJK never get typos.
 enum TypoTolerance {
     static let maxVariants = 24
 
@@ -16,11 +16,18 @@ enum TypoTolerance {
             guard budget > 0, case .plain(let word) = terms[i].kind else { continue }
             let query = Array(word.unicodeScalars)
             var found: [(String, Int, Int64)] = []
-            var firsts = [query[0]]
-            if budget >= 2, query.count > 1 { firsts.append(query[1]) }
-            for first in firsts {
-                let low = String(first)
-                let high = String(Unicode.Scalar(first.value + 1) ?? first)
+            // Candidates come from two ranges of the vocabulary: words sharing the first two letters (an edit from
+            // the third letter on) and words starting with the first and third letters (a swap of the second and
+            // third, or a letter inserted second). Edits of the first two letters that these miss cost two anyway
+            // for the first letter; second-letter substitutions and omissions are the price of a bounded scan,
+            // which a vocabulary of millions of ids would otherwise make slow.
+            var prefixes = [String(String.UnicodeScalarView(query[0..<2]))]
+            if query.count > 2, query[1] != query[2] { prefixes.append(String(String.UnicodeScalarView([query[0], query[2]]))) }
+            for start in prefixes {
+                var upper = Array(start.unicodeScalars)
+                upper[upper.count - 1] = Unicode.Scalar(upper[upper.count - 1].value + 1) ?? upper[upper.count - 1]
+                let low = start
+                let high = String(String.UnicodeScalarView(upper))
                 let rows = try db.rows("SELECT term, doc FROM temp.search_vocab WHERE term >= ? AND term < ?",
                                        [.text(low), .text(high)]) { ($0.text(0), $0.int(1)) }
                 for (term, doc) in rows where term != word {
