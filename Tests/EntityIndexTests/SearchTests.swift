@@ -23,6 +23,16 @@ import Testing
         #expect(try ids(store, "lamp") == ["t1", "t3", "t2", "k", "s", "d"])
     }
 
+    @Test func anOldExactTitleOutranksManyNewerMatches() throws {
+        let store = try TestSupport.store()
+        _ = try store.ingest([TestSupport.record("item", "old", "Lamp"), TestSupport.record("item", "old-id", "Something")])
+        _ = try store.ingest((0..<(EntityStore.rankWindow + 200)).map { TestSupport.record("item", "n\($0)", "Desk lamp \($0)") })
+        #expect(try ids(store, "lamp").first == "old", "the title equals the query")
+        #expect(try ids(store, "lamp ").first == "old")
+        #expect(try store.search(SearchRequest(query: "old-id")).first?.key.id == "old-id", "an id is found however old")
+        #expect(try ids(store, "desk lamp").count == 50, "a broad query still fills the page")
+    }
+
     @Test func rankingHintBreaksTies() throws {
         let store = try TestSupport.store()
         _ = try store.ingest([

@@ -109,6 +109,22 @@ extension EntityStore {
         var seen = Set<Int64>()
         var candidates: [Candidate] = []
         for c in hits where seen.insert(c.rowid).inserted { candidates.append(c) }
+        // The exact id and exactness tiers must not depend on the entity being among the newest matches: look up
+        // titles that equal or start with the query (by their plain tokens), and ids equal to it.
+        let titleKey = query.tokens.joined(separator: " ")
+        if !titleKey.isEmpty {
+            var upper = Array(titleKey.utf8)
+            upper[upper.count - 1] &+= 1
+            let titleSQL = """
+                SELECT \(columns) FROM search_doc d JOIN entity e ON e.rowid = d.rowid
+                WHERE d.title_plain >= ? AND d.title_plain < ? AND \(conditions) LIMIT 50
+                """
+            let high = query.terms.last?.prefix == true ? String(decoding: upper, as: UTF8.self) : titleKey + " \u{10FFFF}"
+            for c in try db.rows(titleSQL, [.text(titleKey), .text(high)] + arguments, Self.readCandidate)
+            where seen.insert(c.rowid).inserted && queryMatches(c, query) {
+                candidates.append(c)
+            }
+        }
         // The exact id tier must not depend on the entity being among the newest matches.
         if !query.idKey.isEmpty {
             let idSQL = """
@@ -120,6 +136,11 @@ extension EntityStore {
             }
         }
         return candidates
+    }
+
+    /// Whether every term of the query matches some column of the candidate (the AND of the FTS query).
+    private func queryMatches(_ c: Candidate, _ query: SearchQuery) -> Bool {
+        query.terms.allSatisfy { term in c.columns.contains { term.match($0) != nil } }
     }
 
     /// Reads a row of the candidate columns (see `searchCandidates`).
