@@ -23,6 +23,8 @@ typedef struct {
     UBreakIterator *brk;
     UTransliterator *latin;
     int latinFailed;
+    UTransliterator *simplified;
+    int simplifiedFailed;
     UChar *text; int32_t *map; int32_t textCap; int32_t mapCap;   /* input as UTF-16, and UTF-16 index -> UTF-8 offset */
     UChar *a; UChar *b; int32_t scratchCap;        /* normalization scratch */
 } analyzer;
@@ -109,24 +111,32 @@ static int strips_marks(UScriptCode s) {
            s == USCRIPT_COMMON || s == USCRIPT_INHERITED;
 }
 
-/* Normalizes one run of letters/digits/marks (never CJK) and emits its words. */
-static int flush_word(sink *k, int32_t from, int32_t to) {
-    const UChar *src = tl.text + from;
-    int32_t n = to - from;
-    int32_t start = tl.map[from], end = tl.map[to];
-    if (!ensure_scratch(n * 18 + 16)) return -1;
-    UErrorCode e = U_ZERO_ERROR;
-    const UNormalizer2 *fold = unorm2_getNFKCCasefoldInstance(&e);
-    int32_t len = unorm2_normalize(fold, src, n, tl.a, tl.scratchCap, &e);
-    if (U_FAILURE(e)) return -1;
-
-    int ascii = 1, stripping = 0, latin = 0;
+/* Folds letter variants that searchers treat as one letter: Cyrillic yo, Arabic alef wasla, alef maksura,
+ * taa marbuta and the tatweel (removed). Works in place on case-folded text; returns the new length. */
+static int32_t fold_letters(UChar *a, int32_t len) {
+    int32_t w = 0;
     for (int32_t i = 0; i < len; i++) {
-        UChar c = tl.a[i];
-        if (c < 0x80) continue;
-        ascii = 0;
-        if (c == 0x0451) tl.a[i] = 0x0435; /* ё -> е */
+        UChar c = a[i];
+        switch (c) {
+        case 0x0451: c = 0x0435; break; /* ё -> е */
+        case 0x0671: c = 0x0627; break; /* ٱ -> ا */
+        case 0x0649: c = 0x064A; break; /* ى -> ي */
+        case 0x0629: c = 0x0647; break; /* ة -> ه */
+        case 0x0640: continue;          /* tatweel */
+        default: break;
+        }
+        a[w++] = c;
     }
+    return w;
+}
+
+/* Takes case-folded text in tl.a (length len), strips accents where they are accents, folds Latin to ASCII, and
+ * emits its words with the given source span. */
+static int normalize_emit(sink *k, int32_t len, int32_t start, int32_t end) {
+    UErrorCode e = U_ZERO_ERROR;
+    len = fold_letters(tl.a, len);
+    int ascii = 1, stripping = 0, latin = 0;
+    for (int32_t i = 0; i < len; i++) if (tl.a[i] >= 0x80) { ascii = 0; break; }
     if (ascii) { emit_words(k, tl.a, len, start, end); return 0; }
 
     /* Decompose, drop combining marks that follow a base of a script where marks are accents, recompose. */
@@ -177,6 +187,45 @@ static int flush_word(sink *k, int32_t from, int32_t to) {
     return 0;
 }
 
+/* Normalizes one run of letters/digits/marks (never CJK) and emits its words; for documents, a word with German
+ * umlauts is also emitted spelled out (ä -> ae), so that both "muller" and "mueller" find "Müller". */
+static int flush_word(sink *k, int32_t from, int32_t to, int32_t flags) {
+    const UChar *src = tl.text + from;
+    int32_t n = to - from;
+    int32_t start = tl.map[from], end = tl.map[to];
+    if (!ensure_scratch(n * 18 + 16)) return -1;
+    UErrorCode e = U_ZERO_ERROR;
+    const UNormalizer2 *fold = unorm2_getNFKCCasefoldInstance(&e);
+    int32_t len = unorm2_normalize(fold, src, n, tl.a, tl.scratchCap, &e);
+    if (U_FAILURE(e)) return -1;
+    int umlauts = 0;
+    if (flags & EIDX_ANALYZE_DOCUMENT)
+        for (int32_t i = 0; i < len; i++) if (tl.a[i] == 0xE4 || tl.a[i] == 0xF6 || tl.a[i] == 0xFC) umlauts++;
+    UChar *expanded = NULL;
+    int32_t expandedLen = 0;
+    if (umlauts) {
+        expanded = malloc((size_t)(len + umlauts) * sizeof(UChar));
+        if (!expanded) return -1;
+        for (int32_t i = 0; i < len; i++) {
+            UChar c = tl.a[i];
+            if (c == 0xE4 || c == 0xF6 || c == 0xFC) {
+                expanded[expandedLen++] = c == 0xE4 ? 'a' : (c == 0xF6 ? 'o' : 'u');
+                expanded[expandedLen++] = 'e';
+            } else {
+                expanded[expandedLen++] = c;
+            }
+        }
+    }
+    int rc = normalize_emit(k, len, start, end);
+    if (rc == 0 && expanded) {
+        if (!ensure_scratch(expandedLen * 18 + 16)) { free(expanded); return -1; }
+        memcpy(tl.a, expanded, (size_t)expandedLen * sizeof(UChar));
+        rc = normalize_emit(k, expandedLen, start, end);
+    }
+    free(expanded);
+    return rc;
+}
+
 /* Normalizes a run of CJK characters and emits one token per character. */
 static int flush_cjk(sink *k, int32_t from, int32_t to) {
     int32_t n = to - from;
@@ -185,6 +234,24 @@ static int flush_cjk(sink *k, int32_t from, int32_t to) {
     const UNormalizer2 *fold = unorm2_getNFKCCasefoldInstance(&e);
     int32_t len = unorm2_normalize(fold, tl.text + from, n, tl.a, tl.scratchCap, &e);
     if (U_FAILURE(e)) return -1;
+    /* Traditional Han folds to Simplified (東京 and 东京 are one word to a searcher). */
+    int han = 0;
+    for (int32_t i = 0; i < len; i++) if (tl.a[i] >= 0x3400 && tl.a[i] < 0xA000) { han = 1; break; }
+    if (han && !tl.simplifiedFailed) {
+        if (!tl.simplified) {
+            UErrorCode te = U_ZERO_ERROR;
+            static const UChar id[] = {'T', 'r', 'a', 'd', 'i', 't', 'i', 'o', 'n', 'a', 'l', '-',
+                                       'S', 'i', 'm', 'p', 'l', 'i', 'f', 'i', 'e', 'd', 0};
+            tl.simplified = utrans_openU(id, -1, UTRANS_FORWARD, NULL, 0, NULL, &te);
+            if (U_FAILURE(te)) { tl.simplified = NULL; tl.simplifiedFailed = 1; }
+        }
+        if (tl.simplified) {
+            int32_t limit = len, textLen = len;
+            UErrorCode te = U_ZERO_ERROR;
+            utrans_transUChars(tl.simplified, tl.a, &textLen, tl.scratchCap, 0, &limit, &te);
+            if (U_SUCCESS(te)) len = textLen;
+        }
+    }
     int32_t srcCount = u_countChar32(tl.text + from, n), outCount = u_countChar32(tl.a, len);
     int32_t si = from;
     for (int32_t i = 0; i < len;) {
@@ -224,8 +291,8 @@ static int32_t to_utf16(const char *utf8, int32_t length) {
     return n;
 }
 
-int32_t eidx_analyze(const char *utf8, int32_t length, eidx_token *tokens, int32_t tokenCapacity, char *out,
-                     int32_t outCapacity, int32_t *tokenCount, int32_t *outLength) {
+int32_t eidx_analyze(const char *utf8, int32_t length, int32_t flags, eidx_token *tokens, int32_t tokenCapacity,
+                     char *out, int32_t outCapacity, int32_t *tokenCount, int32_t *outLength) {
     sink k = {tokens, tokenCapacity, 0, out, outCapacity, 0, 0};
     int32_t n = to_utf16(utf8, length);
     if (n < 0) return -1;
@@ -257,7 +324,7 @@ int32_t eidx_analyze(const char *utf8, int32_t length, eidx_token *tokens, int32
                 i++;
             }
             if (ck != kind) {
-                if (kind == 1 && flush_word(&k, runStart, at) < 0) return -1;
+                if (kind == 1 && flush_word(&k, runStart, at, flags) < 0) return -1;
                 if (kind == 2 && flush_cjk(&k, runStart, at) < 0) return -1;
                 kind = ck; runStart = at;
             }

@@ -33,6 +33,16 @@ import Testing
         #expect(try ids(store, "desk lamp").count == 50, "a broad query still fills the page")
     }
 
+    @Test("spelling variants find each other", arguments: [
+        ("Müller GmbH", "mueller"), ("Müller GmbH", "muller"), ("Muller & Co", "müller"), ("東京タワー", "东京"),
+        ("东京塔", "東京"), ("مكتبة الإسكندرية", "مكتبه"), ("Ёлка", "елка"),
+    ])
+    func spellingVariants(_ title: String, _ query: String) throws {
+        let store = try TestSupport.store()
+        _ = try store.ingest([TestSupport.record("item", "1", title)])
+        #expect(try ids(store, query) == ["1"], "\(query) → \(title)")
+    }
+
     @Test func rankingHintBreaksTies() throws {
         let store = try TestSupport.store()
         _ = try store.ingest([

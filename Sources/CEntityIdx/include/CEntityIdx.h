@@ -35,14 +35,19 @@ enum {
     EIDX_TOKEN_LETTER = 4, /* contains a letter */
 };
 
+enum {
+    EIDX_ANALYZE_DOCUMENT = 1, /* text to index: also emit German umlaut expansions (Müller -> muller, mueller) */
+};
+
 /* Segments UTF-8 text into words with ICU and normalizes each one: NFKC case folding, diacritics removed on
- * Latin, Greek, Arabic and Hebrew words, Latin folded to ASCII, Cyrillic yo folded to ye; Han, kana and Hangul come
- * out one character per token.
+ * Latin, Greek, Arabic and Hebrew words, Latin folded to ASCII, Cyrillic yo folded to ye, Arabic letter variants
+ * folded (alef forms, alef maksura, taa marbuta, tatweel); Han, kana and Hangul come out one character per token,
+ * Traditional Han folded to Simplified.
  *
  * Returns 0 on success with *tokenCount and *outLength set; -2 when `tokens` or `out` is too small (call again
  * with more room); -1 on an ICU error. Uses per-thread ICU objects, so it is safe to call from any thread. */
-int32_t eidx_analyze(const char *utf8, int32_t length, eidx_token *tokens, int32_t tokenCapacity, char *out,
-                     int32_t outCapacity, int32_t *tokenCount, int32_t *outLength);
+int32_t eidx_analyze(const char *utf8, int32_t length, int32_t flags, eidx_token *tokens, int32_t tokenCapacity,
+                     char *out, int32_t outCapacity, int32_t *tokenCount, int32_t *outLength);
 
 /* Writes the ICU version ("72.1") into buffer; returns its length. */
 int32_t eidx_icu_version(char *buffer, int32_t capacity);

@@ -41,7 +41,7 @@ struct Highlighter {
     /// Byte ranges of `text` matched by any query term.
     func ranges(_ text: String) -> [(Int, Int)] {
         var result: [(Int, Int)] = []
-        for word in TextAnalyzer.words(text) {
+        for word in TextAnalyzer.words(text, document: true) {
             var terms: [String] = []
             TextAnalyzer.appendIndexTerms(word, to: &terms)
             let list = TermList(terms: terms)

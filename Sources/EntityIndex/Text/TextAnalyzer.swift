@@ -39,7 +39,7 @@ public enum Word: Sendable, Equatable {
 /// Bump `version` whenever the output of any step changes: opening a database indexed with another version rebuilds
 /// its normalized text.
 public enum TextAnalyzer {
-    public static let version = 2
+    public static let version = 3
 
     /// Characters that join two tokens into a compound when they stand alone between them.
     static let connectors: Set<Unicode.Scalar> = [
@@ -50,11 +50,14 @@ public enum TextAnalyzer {
     // MARK: - Tokens
 
     /// Segments and normalizes `text` into tokens.
-    public static func tokens(_ text: String) -> [Token] {
+    ///
+    /// A `document` (text to index) also yields spelled-out German umlauts (`Müller` → `muller`, `mueller`), so that
+    /// either spelling finds it; queries do not, so that `Müller` still finds `Muller`.
+    public static func tokens(_ text: String, document: Bool = false) -> [Token] {
         var text = text
         return text.withUTF8 { utf8 in
             if utf8.allSatisfy({ $0 < 0x80 }) { return asciiTokens(utf8) }
-            return icuTokens(utf8)
+            return icuTokens(utf8, document: document)
         }
     }
 
@@ -86,7 +89,7 @@ public enum TextAnalyzer {
         (b >= 48 && b <= 57) || (b >= 65 && b <= 90) || (b >= 97 && b <= 122)
     }
 
-    static func icuTokens(_ utf8: UnsafeBufferPointer<UInt8>) -> [Token] {
+    static func icuTokens(_ utf8: UnsafeBufferPointer<UInt8>, document: Bool = false) -> [Token] {
         var tokenCapacity = utf8.count + 16
         var outCapacity = utf8.count * 4 + 64
         while true {
@@ -94,8 +97,8 @@ public enum TextAnalyzer {
             var out = [CChar](repeating: 0, count: outCapacity)
             var count: Int32 = 0, outLength: Int32 = 0
             let rc = utf8.withMemoryRebound(to: CChar.self) { input in
-                eidx_analyze(input.baseAddress, Int32(input.count), &raw, Int32(tokenCapacity), &out,
-                             Int32(outCapacity), &count, &outLength)
+                eidx_analyze(input.baseAddress, Int32(input.count), document ? Int32(EIDX_ANALYZE_DOCUMENT) : 0, &raw,
+                             Int32(tokenCapacity), &out, Int32(outCapacity), &count, &outLength)
             }
             if rc == -2 {
                 tokenCapacity *= 2
@@ -119,8 +122,8 @@ public enum TextAnalyzer {
     // MARK: - Words
 
     /// Groups the tokens of `text` into words.
-    public static func words(_ text: String) -> [Word] {
-        let tokens = tokens(text)
+    public static func words(_ text: String, document: Bool = false) -> [Word] {
+        let tokens = tokens(text, document: document)
         guard !tokens.isEmpty else { return [] }
         let utf8 = Array(text.utf8)
         var words: [Word] = []
@@ -158,7 +161,7 @@ public enum TextAnalyzer {
     /// The terms to index for `text`, in order (phrase queries rely on the order).
     public static func indexTerms(_ text: String) -> [String] {
         var terms: [String] = []
-        for word in words(text) { appendIndexTerms(word, to: &terms) }
+        for word in words(text, document: true) { appendIndexTerms(word, to: &terms) }
         return terms
     }
 
