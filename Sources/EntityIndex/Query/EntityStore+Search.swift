@@ -38,7 +38,7 @@ public struct EntityResult: Sendable {
 extension EntityStore {
     /// A query ranks at most this many of its matches (the most recently indexed), so that its cost stays bounded
     /// whatever the size of the index.
-    public static let rankWindow = 500
+    public static let rankWindow = 300
 
     /// Searches titles, synonyms, keywords, subtitles, descriptions, string properties and ids.
     ///
