@@ -52,9 +52,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         guard let value = try? JSONParser(maxDepth: 64).parse(bytes) else { return 0 }
         if case .success(let record) = RecordValidator.validate(value, position: 1) {
             // What validates must ingest and come back unchanged.
-            let session = try! store!.beginIngest()
-            try? session.add(value)
-            session.rollback()
+            let ingestion = try! store!.beginIngest()
+            try? ingestion.add(value)
+            ingestion.rollback()
             _ = JSONWriter.string(.object(record.json))
         }
     }

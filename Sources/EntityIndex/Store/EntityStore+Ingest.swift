@@ -19,7 +19,7 @@ public struct IngestCounts: Sendable, Equatable {
 ///
 /// Records are streamed: memory does not grow with the number of records. A bad record stops the writing but not
 /// the reading, so that one run reports every bad record of the input.
-public final class IngestSession {
+public final class Ingestion {
     public static let maxListedProblems = 100
 
     let store: EntityStore
@@ -179,9 +179,9 @@ public final class IngestSession {
 
 extension EntityStore {
     /// Starts an all-or-nothing ingest.
-    public func beginIngest() throws(EntityIndexError) -> IngestSession {
+    public func beginIngest() throws(EntityIndexError) -> Ingestion {
         do {
-            return try IngestSession(store: self)
+            return try Ingestion(store: self)
         } catch {
             throw EntityIndexError.wrap(error, doing: "starting an ingest")
         }
@@ -189,9 +189,9 @@ extension EntityStore {
 
     /// Ingests a list of records at once (the pipe's `ingest`).
     public func ingest(_ records: [JSONValue]) throws(EntityIndexError) -> IngestCounts {
-        let session = try beginIngest()
-        for record in records { try session.add(record) }
-        return try session.finish()
+        let ingestion = try beginIngest()
+        for record in records { try ingestion.add(record) }
+        return try ingestion.finish()
     }
 
     /// Deletes entities past their expiry. Called by every write.

@@ -40,9 +40,9 @@ struct IngestCommand: Command {
         let store = try context.store()
         store.now = context.now()
         if clientState != nil { try store.beginBatch() }
-        let session: IngestSession
+        let ingestion: Ingestion
         do {
-            session = try store.beginIngest()
+            ingestion = try store.beginIngest()
         } catch {
             store.abortBatch()
             throw error
@@ -54,19 +54,19 @@ struct IngestCommand: Command {
             while let element = try reader.next() {
                 do {
                     let value = try parser.parse(element.bytes)
-                    try session.add(value, position: element.position, line: element.line)
+                    try ingestion.add(value, position: element.position, line: element.line)
                 } catch let error as JSONParseError {
-                    session.reject(RecordProblem(position: element.position, line: element.line, problem: "is not valid JSON: \(error)"))
+                    ingestion.reject(RecordProblem(position: element.position, line: element.line, problem: "is not valid JSON: \(error)"))
                 }
-                progress.tick(session.position, bytes: reader.bytesRead)
+                progress.tick(ingestion.position, bytes: reader.bytesRead)
             }
         } catch let failure as JSONStreamReader.Failure {
-            session.reject(RecordProblem(position: session.position + 1, line: failure.line, problem: failure.message))
+            ingestion.reject(RecordProblem(position: ingestion.position + 1, line: failure.line, problem: failure.message))
         }
         progress.finish()
         let counts: IngestCounts
         do {
-            counts = try session.finish()
+            counts = try ingestion.finish()
             if let clientState { try store.endBatch(clientState: clientState, expected: expectedClientState.map { .some($0) }) }
         } catch {
             store.abortBatch()
