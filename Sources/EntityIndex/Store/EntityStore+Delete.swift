@@ -70,10 +70,4 @@ extension EntityStore {
             throw EntityIndexError.wrap(error, doing: "deleting")
         }
     }
-
-    /// Runs a write: in its own transaction, or inside the open batch.
-    func write<T>(_ body: () throws -> T) throws -> T {
-        if batchOpen { return try db.savepoint("write") { try purgeExpired(); return try body() } }
-        return try db.transaction(.immediate) { try purgeExpired(); return try body() }
-    }
 }

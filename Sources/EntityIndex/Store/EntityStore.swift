@@ -55,6 +55,12 @@ public final class EntityStore {
         }
     }
 
+    /// Runs a write: in its own transaction, or inside the open batch. Every write purges expired entities.
+    func write<T>(_ body: () throws -> T) throws -> T {
+        if batchOpen { return try db.savepoint("write") { try purgeExpired(); return try body() } }
+        return try db.transaction(.immediate) { try purgeExpired(); return try body() }
+    }
+
     // MARK: - Meta
 
     func meta(_ key: String) throws -> String? {
