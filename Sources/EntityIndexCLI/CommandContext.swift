@@ -44,7 +44,10 @@ public final class CommandContext {
     public func store() throws(EntityIndexError) -> EntityStore {
         if let openedStore { return openedStore }
         if dbPath != ":memory:" { Platform.createPrivateFile(dbPath) }
-        let store = try EntityStore(path: dbPath, now: now())
+        let errorOutput = self.errorOutput
+        let store = try EntityStore(path: dbPath, now: now()) { count in
+            errorOutput("rebuilding the search index of \(count) entities for this version of entityidx…\n")
+        }
         openedStore = store
         return store
     }

@@ -117,7 +117,10 @@ import Testing
         try store.db.run("UPDATE meta SET value = '0' WHERE key = 'text_version'")
         try store.db.run("UPDATE search_doc SET title = 'stale'")
         try store.db.execute("INSERT INTO search(search) VALUES ('rebuild')")
-        let reopened = try EntityStore(path: dir + "/i.sqlite", now: Timestamp.parse("2026-03-02T09:00:00Z")!)
+        final class Box: @unchecked Sendable { var count = 0 }
+        let told = Box()
+        let reopened = try EntityStore(path: dir + "/i.sqlite", now: Timestamp.parse("2026-03-02T09:00:00Z")!) { told.count = $0 }
+        #expect(told.count == 1, "the caller is told why opening takes long")
         #expect(try reopened.search(SearchRequest(query: "cafe")).map(\.key.id) == ["1"])
     }
 

@@ -17,7 +17,11 @@ public final class EntityStore {
     static func defaultExpiry(from now: Int64) -> Int64 { Timestamp.addingMonth(to: now) }
 
     /// Opens (creating if needed) the database at `path`, migrating it to the current schema.
-    public init(path: String, now: Int64, busyTimeoutMilliseconds: Int32 = 10_000) throws(EntityIndexError) {
+    ///
+    /// When the database was indexed by another version of the text pipeline, its normalized text is rebuilt
+    /// first; `onRebuild` is told how many entities that concerns, so that a caller can say why it waits.
+    public init(path: String, now: Int64, busyTimeoutMilliseconds: Int32 = 10_000,
+                onRebuild: ((Int) -> Void)? = nil) throws(EntityIndexError) {
         self.path = path
         self.now = now
         do {
@@ -32,7 +36,7 @@ public final class EntityStore {
             if mode != "wal" && path != ":memory:" { try db.execute("PRAGMA journal_mode = WAL") }
             try db.execute("PRAGMA synchronous = NORMAL")
             try db.execute("PRAGMA cache_size = -65536") // 64 MiB, used only as the database grows
-            try migrate()
+            try migrate(onRebuild: onRebuild)
         } catch let error as EntityIndexError {
             throw error
         } catch {
@@ -40,7 +44,7 @@ public final class EntityStore {
         }
     }
 
-    private func migrate() throws {
+    private func migrate(onRebuild: ((Int) -> Void)?) throws {
         do {
             try Schema.migrator.migrate(db, now: Timestamp.format(now))
         } catch Migrator.Failure.newerSchema(let found, let known) {
@@ -51,6 +55,8 @@ public final class EntityStore {
         }
         let stored = try meta("text_version").flatMap { Int($0) }
         if stored != TextAnalyzer.version {
+            let count = Int(try db.scalar("SELECT count(*) FROM entity")?.int ?? 0)
+            if count > 0 { onRebuild?(count) }
             try db.transaction { try rebuildSearchText() }
         }
     }
