@@ -252,6 +252,11 @@ static int flush_cjk(sink *k, int32_t from, int32_t to) {
             if (U_SUCCESS(te)) len = textLen;
         }
     }
+    /* Katakana folds to Hiragana (ラーメン and らーめん are one word); the prolonged sound mark stays. */
+    for (int32_t i = 0; i < len; i++) {
+        UChar c = tl.a[i];
+        if ((c >= 0x30A1 && c <= 0x30F6) || c == 0x30FD || c == 0x30FE) tl.a[i] = (UChar)(c - 0x60);
+    }
     int32_t srcCount = u_countChar32(tl.text + from, n), outCount = u_countChar32(tl.a, len);
     int32_t si = from;
     for (int32_t i = 0; i < len;) {

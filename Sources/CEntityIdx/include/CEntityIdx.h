@@ -42,7 +42,7 @@ enum {
 /* Segments UTF-8 text into words with ICU and normalizes each one: NFKC case folding, diacritics removed on
  * Latin, Greek, Arabic and Hebrew words, Latin folded to ASCII, Cyrillic yo folded to ye, Arabic letter variants
  * folded (alef forms, alef maksura, taa marbuta, tatweel); Han, kana and Hangul come out one character per token,
- * Traditional Han folded to Simplified.
+ * Traditional Han folded to Simplified, Katakana to Hiragana.
  *
  * Returns 0 on success with *tokenCount and *outLength set; -2 when `tokens` or `out` is too small (call again
  * with more room); -1 on an ICU error. Uses per-thread ICU objects, so it is safe to call from any thread. */
