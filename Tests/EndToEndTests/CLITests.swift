@@ -95,6 +95,27 @@ import Testing
         #expect(try run(["get", "--type", "t", "2", "--json"]).json["entities"]?.array?.isEmpty == true)
     }
 
+    @Test func progressOnlyOnATerminal() throws {
+        let file = TestSupport.temporaryDirectory() + "/many.ndjson"
+        TestSupport.write(file, (0..<30_000).map { JSONWriter.string(TestSupport.record("bulk", "\($0)", "Bulk \($0) café 東京")) }.joined(separator: "\n"))
+        let quiet = try run(["ingest", file])
+        #expect(quiet.status == 0 && quiet.stderr.isEmpty, "nothing extra when stderr is not a terminal")
+        // `script` gives the command a terminal.
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { return }
+        let command = [Binary.path, "--db", db + "-tty", "ingest", file].joined(separator: " ")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qfec", command, "/dev/null"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(text.contains("inserted 30,000"))
+        #expect(text.contains(" records  ") && text.contains("/s"), "progress with records and rate: \(text.suffix(300))")
+    }
+
     @Test func databaseFileIsPrivate() throws {
         _ = try run(["stats"])
         let attributes = try FileManager.default.attributesOfItem(atPath: db)
