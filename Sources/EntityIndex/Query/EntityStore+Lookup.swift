@@ -59,17 +59,13 @@ extension EntityStore {
                 result += try db.rows("""
                     SELECT e.type, e.id, e.record FROM relation r JOIN entity e ON e.type = r.type AND e.id = r.id
                     WHERE r.entity = ? AND e.expires_at > ? ORDER BY r.ord
-                    """, [.integer(rowid), .integer(now)]) {
-                    EntityResult(key: EntityKey(type: $0.text(0), id: $0.text(1)), record: Self.parseRecord($0.text(2)))
-                }
+                    """, [.integer(rowid), .integer(now)], Self.readEntity)
             }
             if direction != .out {
                 result += try db.rows("""
                     SELECT DISTINCT e.type, e.id, e.record FROM relation r JOIN entity e ON e.rowid = r.entity
                     WHERE r.type = ? AND r.id = ? AND e.expires_at > ? ORDER BY e.type, e.id
-                    """, [.text(type), .text(id), .integer(now)]) {
-                    EntityResult(key: EntityKey(type: $0.text(0), id: $0.text(1)), record: Self.parseRecord($0.text(2)))
-                }
+                    """, [.text(type), .text(id), .integer(now)], Self.readEntity)
             }
             var seen = Set<EntityKey>()
             return result.filter { seen.insert($0.key).inserted }

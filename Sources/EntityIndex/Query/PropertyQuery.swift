@@ -78,9 +78,6 @@ extension EntityStore {
             }
             order.append("e.id")
             let limit = min(request.limit ?? Self.maxResults, Self.maxResults)
-            let read: (Statement) -> EntityResult = { s in
-                EntityResult(key: EntityKey(type: s.text(0), id: s.text(1)), record: Self.parseRecord(s.text(2)))
-            }
 
             // Sorted and limited: walk the first sort key's index in order, checking each entity, and stop at the
             // limit. Entities without that property would sort last; when those are needed, use the general plan.
@@ -98,7 +95,7 @@ extension EntityStore {
                 }
                 sql += " ORDER BY s.\(column) \(first.descending ? "DESC" : "ASC"), " + order.dropFirst().joined(separator: ", ") + " LIMIT ?"
                 arguments += Array(orderArguments.dropFirst(2)) + [.integer(Int64(limit))]
-                let results = try db.prepare(sql).rows(arguments, read)
+                let results = try db.prepare(sql).rows(arguments, Self.readEntity)
                 if results.count == limit { return results }
             }
 
@@ -111,7 +108,7 @@ extension EntityStore {
             }
             sql += " ORDER BY " + order.joined(separator: ", ") + " LIMIT ?"
             arguments += orderArguments + [.integer(Int64(limit))]
-            return try db.prepare(sql).rows(arguments, read)
+            return try db.prepare(sql).rows(arguments, Self.readEntity)
         } catch let error as EntityIndexError {
             throw error
         } catch {
@@ -121,6 +118,11 @@ extension EntityStore {
 
     static func parseRecord(_ text: String) -> JSONObject {
         (try? JSONParser().parse(text))?.object ?? JSONObject()
+    }
+
+    /// Reads an entity from a row whose first columns are type, id and record.
+    static func readEntity(_ s: Statement) -> EntityResult {
+        EntityResult(key: EntityKey(type: s.text(0), id: s.text(1)), record: parseRecord(s.text(2)))
     }
 
     /// What is known of a property: declared type, kinds of stored values, whether it holds arrays.

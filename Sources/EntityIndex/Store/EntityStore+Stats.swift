@@ -59,16 +59,8 @@ extension EntityStore {
                             indexing_key = excluded.indexing_key
                         """, [.text(type), .text(p.name), .text(p.kind.rawValue), SQLValue(p.sortable), SQLValue(p.indexingKey)])
                 }
-                let declarations = try declarations(for: type)
                 try db.run("DELETE FROM property_kind WHERE type = ?", [.text(type)])
-                let rows = try db.rows("SELECT rowid, record FROM entity WHERE type = ?", [.text(type)]) { ($0.int(0), $0.text(1)) }
-                var kinds = Set<String>()
-                for (rowid, text) in rows {
-                    guard case .success(let record) = RecordValidator.validate(.object(Self.parseRecord(text)), position: 0) else { continue }
-                    let doc = SearchDocument(record, declarations: declarations)
-                    try writeSearchDocument(doc, rowid: rowid, replacing: true)
-                    try writeProperties(rowid: rowid, record: record, declarations: declarations, replacing: true, kinds: &kinds)
-                }
+                try rederive(type: type)
             }
         } catch {
             throw EntityIndexError.wrap(error, doing: "declaring properties")

@@ -32,7 +32,7 @@ extension EntityStore {
                     e.ingested_at DESC, e.type, e.id LIMIT \(max(0, min(limit, Self.maxResults)))
                 """
             return try db.rows(sql, arguments) { s in
-                var result = EntityResult(key: EntityKey(type: s.text(0), id: s.text(1)), record: Self.parseRecord(s.text(2)))
+                var result = Self.readEntity(s)
                 result.extra["engagement"] = .number(JSONNumber((s.double(3) * 1000).rounded() / 1000))
                 return result
             }

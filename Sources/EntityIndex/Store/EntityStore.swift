@@ -80,21 +80,28 @@ public final class EntityStore {
 
     /// Recomputes the normalized text of every entity (after the text pipeline changed) and rebuilds the index.
     func rebuildSearchText() throws {
-        let rows = try db.rows("SELECT rowid, record FROM entity") { ($0.int(0), $0.text(1)) }
-        var kinds = Set<String>()
-        for (rowid, text) in rows {
-            guard case .object(let json)? = try? JSONParser().parse(text),
-                case .success(let record) = RecordValidator.validate(.object(json), position: 0)
-            else { continue }
-            let declarations = try declarations(for: record.type)
-            let doc = SearchDocument(record, declarations: declarations)
-            try db.run("UPDATE entity SET id_key = ? WHERE rowid = ?", [.text(TextAnalyzer.idKey(record.id)), .integer(rowid)])
-            try writeSearchDocument(doc, rowid: rowid, replacing: true)
-            try writeProperties(rowid: rowid, record: record, declarations: declarations, replacing: true, kinds: &kinds)
-        }
+        try rederive(type: nil)
         try db.execute("INSERT INTO search(search) VALUES ('rebuild')")
         try setMeta("text_version", String(TextAnalyzer.version))
         try setMeta("icu_version", TextAnalyzer.icuVersion)
+    }
+
+    /// Re-derives what is computed from the stored records (id keys, search documents, property rows) for one type
+    /// or for all, after the text pipeline or a type's declarations changed.
+    func rederive(type: String?) throws {
+        let rows = try type.map { t in
+            try db.rows("SELECT rowid, record FROM entity WHERE type = ?", [.text(t)]) { ($0.int(0), $0.text(1)) }
+        } ?? db.rows("SELECT rowid, record FROM entity") { ($0.int(0), $0.text(1)) }
+        var declarationsByType: [String: [String: PropertyDeclaration]] = [:]
+        var kinds = Set<String>()
+        for (rowid, text) in rows {
+            guard case .success(let record) = RecordValidator.validate(.object(Self.parseRecord(text)), position: 0) else { continue }
+            let declarations = try declarationsByType[record.type] ?? declarations(for: record.type)
+            declarationsByType[record.type] = declarations
+            try db.run("UPDATE entity SET id_key = ? WHERE rowid = ?", [.text(TextAnalyzer.idKey(record.id)), .integer(rowid)])
+            try writeSearchDocument(SearchDocument(record, declarations: declarations), rowid: rowid, replacing: true)
+            try writeProperties(rowid: rowid, record: record, declarations: declarations, replacing: true, kinds: &kinds)
+        }
     }
 }
 
