@@ -110,6 +110,28 @@ import Testing
         #expect(try store.get(type: "task", ids: ["cafe\u{301}"]).first?.record["title"] == .string("NFD"))
     }
 
+    /// The FTS index is written by the engine, not by triggers: after inserts, updates (twice in one ingest too),
+    /// re-declarations and deletes it must agree with the search documents, and search must see the latest text.
+    @Test func theFullTextIndexStaysInStepWithTheDocuments() throws {
+        let store = try TestSupport.store()
+        func titles(_ q: String) throws -> [String] { try store.search(SearchRequest(query: q, limit: 100)).map(\.key.id).sorted() }
+        _ = try store.ingest((1...50).map { TestSupport.record("task", "\($0)", "Alpha \($0)") })
+        #expect(try store.ingest([TestSupport.record("task", "7", "Bravo"), TestSupport.record("task", "7", "Charlie"),
+                                  TestSupport.record("task", "99", "Delta"), TestSupport.record("task", "99", "Echo")])
+                == IngestCounts(inserted: 1, updated: 3))
+        try store.declare(type: "task", [PropertyDeclaration(name: "label", kind: .string, indexingKey: "title")])
+        _ = try store.ingest([TestSupport.record("task", "8", "Foxtrot", [("properties", .object(JSONObject([("label", .string("golf"))])))])])
+        _ = try store.delete(DeleteRequest(type: "task", ids: ["9", "10"]))
+        #expect(try store.db.scalar("INSERT INTO search(search, rank) VALUES ('integrity-check', 1)") == nil)
+        #expect(try titles("alpha").count == 46)
+        #expect(try titles("bravo").isEmpty)
+        #expect(try titles("charlie") == ["7"])
+        #expect(try titles("delta").isEmpty)
+        #expect(try titles("echo") == ["99"])
+        #expect(try titles("golf") == ["8"])
+        #expect(try store.db.scalar("SELECT count(*) FROM search WHERE search MATCH 'alpha'")?.int == 46)
+    }
+
     @Test func reopeningRebuildsWhenTheTextVersionChanges() throws {
         let dir = TestSupport.temporaryDirectory()
         let store = try EntityStore(path: dir + "/i.sqlite", now: Timestamp.parse("2026-03-02T09:00:00Z")!)

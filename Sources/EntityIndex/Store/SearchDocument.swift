@@ -45,19 +45,27 @@ struct SearchDocument {
 }
 
 extension EntityStore {
-    /// Writes an entity's search document; the triggers on `search_doc` keep the FTS index in step.
+    /// Writes an entity's search document and its FTS entry (the old entry is deleted first when replacing).
+    ///
+    /// The FTS index is written by single-row statements rather than triggers: see schema/004_explicit_fts_writes.sql.
     func writeSearchDocument(_ doc: SearchDocument, rowid: Int64, replacing: Bool) throws {
-        let values = doc.columns.map { SQLValue.text($0) } + [.text(doc.titlePlain), .integer(rowid)]
+        let columns = doc.columns.map { SQLValue.text($0) }
         if replacing {
+            try db.run("""
+                INSERT INTO search(search, rowid, title, names, subtitle, description, props, ident)
+                SELECT 'delete', rowid, title, names, subtitle, description, props, ident FROM search_doc WHERE rowid = ?
+                """, [.integer(rowid)])
             try db.run("""
                 UPDATE search_doc SET title = ?, names = ?, subtitle = ?, description = ?, props = ?, ident = ?, title_plain = ?
                 WHERE rowid = ?
-                """, values)
+                """, columns + [.text(doc.titlePlain), .integer(rowid)])
         } else {
             try db.run("""
                 INSERT INTO search_doc(title, names, subtitle, description, props, ident, title_plain, rowid)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, values)
+                """, columns + [.text(doc.titlePlain), .integer(rowid)])
         }
+        try db.run("INSERT INTO search(rowid, title, names, subtitle, description, props, ident) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                   [.integer(rowid)] + columns)
     }
 }
