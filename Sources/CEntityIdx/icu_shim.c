@@ -8,6 +8,7 @@
 
 #include "CEntityIdx.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unicode/ubrk.h>
@@ -30,6 +31,21 @@ typedef struct {
 } analyzer;
 
 static _Thread_local analyzer tl;
+
+/* A thread's ICU objects and buffers are released when it exits (the ingest's reading thread, say). */
+static pthread_key_t release_key;
+static pthread_once_t release_once = PTHREAD_ONCE_INIT;
+
+static void release_analyzer(void *p) {
+    analyzer *a = p;
+    if (a->brk) ubrk_close(a->brk);
+    if (a->latin) utrans_close(a->latin);
+    if (a->simplified) utrans_close(a->simplified);
+    free(a->text); free(a->map); free(a->a); free(a->b);
+    memset(a, 0, sizeof *a);
+}
+
+static void make_release_key(void) { pthread_key_create(&release_key, release_analyzer); }
 
 typedef struct {
     eidx_token *tokens; int32_t tokenCap; int32_t count;
@@ -305,6 +321,8 @@ int32_t eidx_analyze(const char *utf8, int32_t length, int32_t flags, eidx_token
     if (!tl.brk) {
         tl.brk = ubrk_open(UBRK_WORD, "", NULL, 0, &e);
         if (U_FAILURE(e)) { tl.brk = NULL; return -1; }
+        pthread_once(&release_once, make_release_key);
+        pthread_setspecific(release_key, &tl);
     }
     ubrk_setText(tl.brk, tl.text, n, &e);
     if (U_FAILURE(e)) return -1;

@@ -28,8 +28,9 @@ public final class Ingestion {
     public private(set) var problemCount = 0
     public private(set) var position = 0
     private var finished = false
-    private var declarations: [String: [String: PropertyDeclaration]] = [:]
-    private var kinds = Set<String>()
+    /// Prepares records against the declarations as they stand when the ingest starts.
+    public let preparer: RecordPreparer
+    private var kinds = Set<PropertyKindKey>()
     /// Whether any reindex request waits for entities (if not, ingest skips settling them).
     private let reindexPending: Bool
 
@@ -41,6 +42,7 @@ public final class Ingestion {
             try store.db.execute("BEGIN IMMEDIATE")
         }
         reindexPending = try store.db.scalar("SELECT EXISTS (SELECT 1 FROM reindex_outstanding)")?.int == 1
+        preparer = RecordPreparer(declarations: try store.allDeclarations())
     }
 
     deinit {
@@ -56,22 +58,21 @@ public final class Ingestion {
 
     /// Validates and upserts one record; problems are collected, not thrown.
     public func add(_ value: JSONValue, position: Int? = nil, line: Int? = nil) throws(EntityIndexError) {
-        self.position = position ?? (self.position + 1)
-        switch RecordValidator.validate(value, position: self.position, line: line) {
-        case .failure(let failure):
-            for problem in failure.problems { reject(problem) }
-        case .success(let record):
-            let text = JSONWriter.string(.object(record.json))
-            if text.utf8.count > RecordLimits.maxRecordBytes {
-                reject(RecordProblem(position: self.position, line: line, entity: record.key.description,
-                                     problem: "is \(text.utf8.count) bytes; the maximum is \(RecordLimits.maxRecordBytes)"))
-                return
-            }
+        try add(preparer.prepare(value, position: position ?? (self.position + 1), line: line, derive: false))
+    }
+
+    /// Upserts one prepared record, or collects its problems.
+    public func add(_ prepared: PreparedRecord) throws(EntityIndexError) {
+        position = max(position, prepared.position)
+        switch prepared.outcome {
+        case .invalid(let problems):
+            for problem in problems { reject(problem) }
+        case .valid(let record, let text, let derived):
             guard problemCount == 0 else { return } // nothing will be committed; keep validating only
             do {
-                try upsert(record, text: text)
+                try upsert(record, text: text, derived: derived)
             } catch {
-                throw EntityIndexError.wrap(error, doing: "ingesting record \(self.position) (\(record.key))")
+                throw EntityIndexError.wrap(error, doing: "ingesting record \(prepared.position) (\(record.key))")
             }
         }
     }
@@ -109,7 +110,7 @@ public final class Ingestion {
         }
     }
 
-    private func upsert(_ record: EntityRecord, text: String) throws {
+    private func upsert(_ record: EntityRecord, text: String, derived: PreparedRecord.Derived?) throws {
         let db = store.db
         let now = store.now
         let expires = record.expiresAt ?? EntityStore.defaultExpiry(from: now)
@@ -132,8 +133,7 @@ public final class Ingestion {
             counts.unchanged += 1
             return
         }
-        let decls = try declarationsFor(record.type)
-        let doc = SearchDocument(record, declarations: decls)
+        let derived = derived ?? preparer.derive(record)
         let values: [SQLValue] = [
             .text(TextAnalyzer.idKey(record.id)), .text(record.title), .text(text), SQLValue(record.domain),
             SQLValue(record.hidden), SQLValue(record.rankingHint), SQLValue(record.priority), SQLValue(record.lastUsedAt),
@@ -144,8 +144,8 @@ public final class Ingestion {
                 UPDATE entity SET id_key = ?, title = ?, record = ?, domain = ?, hidden = ?, ranking_hint = ?, priority = ?,
                     last_used_at = ?, ingested_at = ?, expires_at = ? WHERE rowid = ?
                 """, values + [.integer(rowid)])
-            try store.writeSearchDocument(doc, rowid: rowid, replacing: true)
-            try store.writeProperties(rowid: rowid, record: record, declarations: decls, replacing: true, kinds: &kinds)
+            try store.writeSearchDocument(derived.document, rowid: rowid, replacing: true)
+            try store.writeProperties(rowid: rowid, type: record.type, rows: derived.properties, replacing: true, kinds: &kinds)
             try writeRelations(rowid: rowid, record.related, replacing: true)
             counts.updated += 1
         } else {
@@ -154,18 +154,11 @@ public final class Ingestion {
                     ingested_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, [.text(record.type), .text(record.id)] + values)
             let newRowid = db.lastInsertRowID
-            try store.writeSearchDocument(doc, rowid: newRowid, replacing: false)
-            try store.writeProperties(rowid: newRowid, record: record, declarations: decls, replacing: false, kinds: &kinds)
+            try store.writeSearchDocument(derived.document, rowid: newRowid, replacing: false)
+            try store.writeProperties(rowid: newRowid, type: record.type, rows: derived.properties, replacing: false, kinds: &kinds)
             try writeRelations(rowid: newRowid, record.related, replacing: false)
             counts.inserted += 1
         }
-    }
-
-    private func declarationsFor(_ type: String) throws -> [String: PropertyDeclaration] {
-        if let cached = declarations[type] { return cached }
-        let loaded = try store.declarations(for: type)
-        declarations[type] = loaded
-        return loaded
     }
 
     private func writeRelations(rowid: Int64, _ related: [EntityKey], replacing: Bool) throws {

@@ -4,11 +4,20 @@ import SQLite
 extension EntityStore {
     /// The declared properties of a type.
     public func declarations(for type: String) throws -> [String: PropertyDeclaration] {
-        let rows = try db.rows("SELECT name, kind, sortable, indexing_key FROM property_decl WHERE type = ?", [.text(type)]) {
-            PropertyDeclaration(name: $0.text(0), kind: PropertyDeclaration.Kind(rawValue: $0.text(1)) ?? .string,
-                                sortable: $0.int(2) != 0, indexingKey: $0.optionalText(3))
+        try allDeclarations(type: type)[type] ?? [:]
+    }
+
+    /// The declared properties of every type (or of one), by type and name.
+    func allDeclarations(type: String? = nil) throws -> [String: [String: PropertyDeclaration]] {
+        var result: [String: [String: PropertyDeclaration]] = [:]
+        let sql = "SELECT type, name, kind, sortable, indexing_key FROM property_decl" + (type == nil ? "" : " WHERE type = ?")
+        for (type, declaration) in try db.rows(sql, type.map { [.text($0)] } ?? [], {
+            ($0.text(0), PropertyDeclaration(name: $0.text(1), kind: PropertyDeclaration.Kind(rawValue: $0.text(2)) ?? .string,
+                                             sortable: $0.int(3) != 0, indexingKey: $0.optionalText(4)))
+        }) {
+            result[type, default: [:]][declaration.name] = declaration
         }
-        return Dictionary(rows.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        return result
     }
 
     /// The comparable form of a string property: its tokens, normalized like search text, separated by spaces.
@@ -18,22 +27,17 @@ extension EntityStore {
 
     /// Writes the rows that property queries and sorting read.
     ///
-    /// `kinds` remembers which (type, property, kind) rows of `property_kind` this transaction already wrote.
-    func writeProperties(rowid: Int64, record: EntityRecord, declarations: [String: PropertyDeclaration], replacing: Bool,
-                         kinds: inout Set<String>) throws {
+    /// `kinds` remembers which rows of `property_kind` this transaction already wrote.
+    func writeProperties(rowid: Int64, type: String, rows: [PropertyRow], replacing: Bool, kinds: inout Set<PropertyKindKey>) throws {
         if replacing { try db.run("DELETE FROM property WHERE entity = ?", [.integer(rowid)]) }
-        let sql = "INSERT INTO property(entity, name, ord, multi, kind, num, text) VALUES (?, ?, ?, ?, ?, ?, ?)"
-        for (name, value) in record.properties {
-            let declared = declarations[name]?.kind
-            var elements = [value], multi = false
-            if case .array(let items) = value { elements = items; multi = true }
-            for (ord, element) in elements.enumerated() {
-                let (kind, num, text) = Self.propertyRow(element, declared: declared)
-                try db.run(sql, [.integer(rowid), .text(name), .integer(Int64(ord)), SQLValue(multi), .text(kind), SQLValue(num), SQLValue(text)])
-                if kinds.insert("\(record.type)\u{0}\(name)\u{0}\(kind)\u{0}\(multi)").inserted {
-                    try db.run("INSERT OR IGNORE INTO property_kind(type, name, kind, multi) VALUES (?, ?, ?, ?)",
-                               [.text(record.type), .text(name), .text(kind), SQLValue(multi)])
-                }
+        let insert = try db.cached("INSERT INTO property(entity, name, ord, multi, kind, num, text) VALUES (?, ?, ?, ?, ?, ?, ?)")
+        for row in rows {
+            try insert.bind([.integer(rowid), .text(row.name), .integer(Int64(row.ord)), SQLValue(row.multi), .text(row.kind),
+                             SQLValue(row.num), SQLValue(row.text)])
+            while try insert.step() {}
+            if kinds.insert(PropertyKindKey(type: type, name: row.name, kind: row.kind, multi: row.multi)).inserted {
+                try db.run("INSERT OR IGNORE INTO property_kind(type, name, kind, multi) VALUES (?, ?, ?, ?)",
+                           [.text(type), .text(row.name), .text(row.kind), SQLValue(row.multi)])
             }
         }
     }
@@ -50,4 +54,12 @@ extension EntityStore {
         default: return ("null", nil, nil)
         }
     }
+}
+
+/// A row of `property_kind`: which kind of value a property of a type has held.
+struct PropertyKindKey: Hashable {
+    var type: String
+    var name: String
+    var kind: String
+    var multi: Bool
 }

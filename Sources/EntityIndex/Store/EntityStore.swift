@@ -92,15 +92,14 @@ public final class EntityStore {
         let rows = try type.map { t in
             try db.rows("SELECT rowid, record FROM entity WHERE type = ?", [.text(t)]) { ($0.int(0), $0.text(1)) }
         } ?? db.rows("SELECT rowid, record FROM entity") { ($0.int(0), $0.text(1)) }
-        var declarationsByType: [String: [String: PropertyDeclaration]] = [:]
-        var kinds = Set<String>()
+        let preparer = RecordPreparer(declarations: try allDeclarations(type: type))
+        var kinds = Set<PropertyKindKey>()
         for (rowid, text) in rows {
             guard case .success(let record) = RecordValidator.validate(.object(Self.parseRecord(text)), position: 0) else { continue }
-            let declarations = try declarationsByType[record.type] ?? declarations(for: record.type)
-            declarationsByType[record.type] = declarations
+            let derived = preparer.derive(record)
             try db.run("UPDATE entity SET id_key = ? WHERE rowid = ?", [.text(TextAnalyzer.idKey(record.id)), .integer(rowid)])
-            try writeSearchDocument(SearchDocument(record, declarations: declarations), rowid: rowid, replacing: true)
-            try writeProperties(rowid: rowid, record: record, declarations: declarations, replacing: true, kinds: &kinds)
+            try writeSearchDocument(derived.document, rowid: rowid, replacing: true)
+            try writeProperties(rowid: rowid, type: record.type, rows: derived.properties, replacing: true, kinds: &kinds)
         }
     }
 }

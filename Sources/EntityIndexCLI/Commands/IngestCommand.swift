@@ -49,20 +49,7 @@ struct IngestCommand: Command {
         }
         let reader = JSONStreamReader(fd: fd, maxElementBytes: RecordLimits.maxRecordBytes)
         let progress = Progress(enabled: context.stderrIsTerminal, context: context)
-        let parser = JSONParser()
-        do {
-            while let element = try reader.next() {
-                do {
-                    let value = try parser.parse(element.bytes)
-                    try ingestion.add(value, position: element.position, line: element.line)
-                } catch let error as JSONParseError {
-                    ingestion.reject(RecordProblem(position: element.position, line: element.line, problem: "is not valid JSON: \(error)"))
-                }
-                progress.tick(ingestion.position, bytes: reader.bytesRead)
-            }
-        } catch let failure as JSONStreamReader.Failure {
-            ingestion.reject(RecordProblem(position: ingestion.position + 1, line: failure.line, problem: failure.message))
-        }
+        try ingestion.addAll(from: reader) { records, bytes in progress.tick(records, bytes: bytes) }
         progress.finish()
         let counts: IngestCounts
         do {
@@ -101,7 +88,7 @@ final class Progress {
     var elapsed: Double { Platform.monotonicSeconds() - start }
 
     func tick(_ records: Int, bytes: Int) {
-        guard enabled, records % 256 == 0 else { return }
+        guard enabled else { return }
         let t = elapsed
         guard t - last >= 0.5 else { return }
         last = t

@@ -1,0 +1,80 @@
+import JSON
+
+/// One record made ready for writing, without touching the database: validated, serialized, and (when asked) its
+/// search document and property rows computed. Preparing is pure, so it can run on another thread than the writing.
+public struct PreparedRecord: Sendable {
+    let position: Int
+    let line: Int?
+    let outcome: Outcome
+
+    enum Outcome: Sendable {
+        case invalid([RecordProblem])
+        case valid(EntityRecord, text: String, derived: Derived?)
+    }
+
+    /// What is computed from a valid record for the index.
+    struct Derived: Sendable {
+        var document: SearchDocument
+        var properties: [PropertyRow]
+    }
+}
+
+/// One row of the `property` table.
+struct PropertyRow: Sendable {
+    var name: String
+    var ord: Int
+    var multi: Bool
+    var kind: String
+    var num: Double?
+    var text: String?
+
+    /// The rows of a record's properties: one per value, one per element of an array.
+    static func rows(of record: EntityRecord, declarations: [String: PropertyDeclaration]) -> [PropertyRow] {
+        var rows: [PropertyRow] = []
+        for (name, value) in record.properties {
+            let declared = declarations[name]?.kind
+            var elements = [value], multi = false
+            if case .array(let items) = value { elements = items; multi = true }
+            for (ord, element) in elements.enumerated() {
+                let (kind, num, text) = EntityStore.propertyRow(element, declared: declared)
+                rows.append(PropertyRow(name: name, ord: ord, multi: multi, kind: kind, num: num, text: text))
+            }
+        }
+        return rows
+    }
+}
+
+/// Prepares records against a snapshot of the property declarations (they do not change during an ingest).
+public struct RecordPreparer: Sendable {
+    let declarations: [String: [String: PropertyDeclaration]]
+
+    func declarations(for type: String) -> [String: PropertyDeclaration] { declarations[type] ?? [:] }
+
+    /// Validates a record; with `derive`, also computes its search document and property rows.
+    public func prepare(_ value: JSONValue, position: Int, line: Int?, derive: Bool) -> PreparedRecord {
+        switch RecordValidator.validate(value, position: position, line: line) {
+        case .failure(let failure):
+            return PreparedRecord(position: position, line: line, outcome: .invalid(failure.problems))
+        case .success(let record):
+            let text = JSONWriter.string(.object(record.json))
+            if text.utf8.count > RecordLimits.maxRecordBytes {
+                return PreparedRecord(position: position, line: line, outcome: .invalid([RecordProblem(
+                    position: position, line: line, entity: record.key.description,
+                    problem: "is \(text.utf8.count) bytes; the maximum is \(RecordLimits.maxRecordBytes)")]))
+            }
+            return PreparedRecord(position: position, line: line,
+                                  outcome: .valid(record, text: text, derived: derive ? self.derive(record) : nil))
+        }
+    }
+
+    /// A problem found before validation (a line that is not JSON, say).
+    public func rejected(_ problem: RecordProblem) -> PreparedRecord {
+        PreparedRecord(position: problem.position, line: problem.line, outcome: .invalid([problem]))
+    }
+
+    func derive(_ record: EntityRecord) -> PreparedRecord.Derived {
+        let declarations = declarations(for: record.type)
+        return PreparedRecord.Derived(document: SearchDocument(record, declarations: declarations),
+                                      properties: PropertyRow.rows(of: record, declarations: declarations))
+    }
+}

@@ -1,0 +1,86 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+@testable import EntityIndex
+import JSON
+import TestSupport
+import Testing
+
+/// The two-thread ingest (reading and analysis on one thread, writing on the other) must be indistinguishable from
+/// adding the records one by one.
+@Suite struct IngestPipelineTests {
+    func lines(_ count: Int, bad: [Int: String] = [:]) -> String {
+        (0..<count).map { i in
+            bad[i] ?? #"{"type":"task","id":"\#(i)","title":"Task \#(i) café","keywords":["k\#(i % 7)"],"properties":{"n":\#(i),"tag":"t\#(i % 3)"}}"#
+        }.joined(separator: "\n") + "\n"
+    }
+
+    func ingestFile(_ store: EntityStore, _ text: String) throws(EntityIndexError) -> IngestCounts {
+        let path = TestSupport.temporaryDirectory() + "/in.ndjson"
+        TestSupport.write(path, text)
+        let fd = open(path, O_RDONLY)
+        defer { close(fd) }
+        let ingestion = try store.beginIngest()
+        var calls = 0
+        try ingestion.addAll(from: JSONStreamReader(fd: fd)) { _, _ in calls += 1 }
+        return try ingestion.finish()
+    }
+
+    @Test func givesTheSameIndexAsOneByOne() throws {
+        let text = lines(3000)
+        let piped = try TestSupport.store(), sequential = try TestSupport.store()
+        #expect(try ingestFile(piped, text) == IngestCounts(inserted: 3000))
+        _ = try sequential.ingest(text.split(separator: "\n").map { TestSupport.json(String($0)) })
+        for table in ["entity", "search_doc", "property", "property_kind"] {
+            let sql = "SELECT * FROM \(table) ORDER BY 1, 2, 3"
+            let a = try piped.db.rows(sql) { s in (0..<s.columnCount).map { "\(s.value($0))" }.joined(separator: "|") }
+            let b = try sequential.db.rows(sql) { s in (0..<s.columnCount).map { "\(s.value($0))" }.joined(separator: "|") }
+            #expect(a == b, "table \(table)")
+        }
+        #expect(try piped.search(SearchRequest(query: "t2 cafe", limit: 5)).map(\.key) ==
+                sequential.search(SearchRequest(query: "t2 cafe", limit: 5)).map(\.key))
+        #expect(try ingestFile(piped, text) == IngestCounts(unchanged: 3000))
+    }
+
+    @Test func listsEveryBadRecordInOrderAndWritesNothing() throws {
+        let store = try TestSupport.store()
+        let text = lines(2000, bad: [5: "{not json", 1200: #"{"type":"task","id":"x"}"#, 1999: #"{"type":"task","id":"y","title":"ok"#])
+        do {
+            _ = try ingestFile(store, text)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.details.map(\.position) == [6, 1201, 2000])
+            #expect(error.details.map(\.line) == [6, 1201, 2000])
+        }
+        #expect(try store.db.scalar("SELECT count(*) FROM entity")?.int == 0)
+    }
+
+    @Test func aBrokenArrayIsReportedAtTheElementItBreaks() throws {
+        let store = try TestSupport.store()
+        do {
+            _ = try ingestFile(store, #"[{"type":"task","id":"1","title":"A"}, {"type":"task","id":"2","title":"B"} 7"#)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.details.map(\.position) == [2], "the second element is not followed by , or ]")
+        }
+    }
+
+    @Test func theQueueKeepsOrderAndUnblocksAProducerWhenClosed() {
+        let queue = HandoffQueue<Int>(capacity: 4)
+        final class Flag: @unchecked Sendable { var refused = false }
+        let flag = Flag()
+        let thread = Thread.start {
+            for i in 0..<10_000 where !queue.push(i) { flag.refused = true; return }
+            queue.close()
+        }
+        var received: [Int] = []
+        while let i = queue.pop() {
+            received.append(i)
+            if received.count == 5000 { queue.close() }
+        }
+        thread.join()
+        #expect(received.count >= 5000 && received.count <= 5004)
+        #expect(received == Array(0..<received.count))
+        #expect(flag.refused, "a producer waiting on a full queue is told when the consumer gives up")
+    }
+}
