@@ -122,6 +122,13 @@ public final class Statement {
         return Array(UnsafeRawBufferPointer(start: pointer, count: count))
     }
 
+    /// The bytes of a text or blob column, borrowed: valid only until the statement steps, resets or is finalized.
+    public func borrowedBytes(_ column: Int32) -> UnsafeBufferPointer<UInt8> {
+        guard let pointer = sqlite3_column_blob(handle, column) else { return UnsafeBufferPointer(start: nil, count: 0) }
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return UnsafeBufferPointer(start: pointer.assumingMemoryBound(to: UInt8.self), count: count)
+    }
+
     public func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
     public func optionalInt(_ column: Int32) -> Int64? { isNull(column) ? nil : int(column) }
     public func optionalDouble(_ column: Int32) -> Double? { isNull(column) ? nil : double(column) }

@@ -58,7 +58,7 @@ extension EntityStore {
                     candidates = try searchCandidates(query, request: request, filter: filterSQL)
                 }
             }
-            let ranked = Ranker(query: query).rank(candidates)
+            let ranked = Ranker.sorted(candidates)
             // Records are read for the results only, not for every candidate.
             let recordStatement = try db.cached("SELECT record FROM entity WHERE rowid = ?")
             return try ranked.prefix(request.limit).map { c in
@@ -78,7 +78,9 @@ extension EntityStore {
         }
     }
 
-    private func searchCandidates(_ query: SearchQuery, request: SearchRequest, filter: SQLFragment) throws -> [Candidate] {
+    /// Finds the candidates of a search and computes their ranking features as their rows are read.
+    private func searchCandidates(_ query: SearchQuery, request: SearchRequest, filter: SQLFragment) throws -> [Ranker.Ranked] {
+        let ranker = Ranker(query: query)
         var conditions = "e.hidden = 0 AND e.expires_at > ?"
         var arguments: [SQLValue] = [.integer(now)]
         if let type = request.type {
@@ -95,19 +97,19 @@ extension EntityStore {
             """
         // Bounded work: the newest `rankWindow` matches are read, in one pass over the index in rowid order, and
         // ranked in Swift. (FTS5's bm25 would compute its IDF by scanning every match, which grows with the index.)
-        func fetch(_ expression: String) throws -> [Candidate] {
+        func fetch(_ expression: String) throws -> [Ranker.Ranked] {
             let sql = """
                 SELECT \(columns) FROM search JOIN entity e ON e.rowid = search.rowid JOIN search_doc d ON d.rowid = e.rowid
                 WHERE search MATCH ? AND \(conditions) ORDER BY search.rowid DESC LIMIT \(Self.rankWindow)
                 """
-            return try db.rows(sql, [.text(expression)] + arguments, Self.readCandidate)
+            return try db.rows(sql, [.text(expression)] + arguments) { ranker.features(CandidateRow(statement: $0)) }
         }
         // Matches in the title, names and id outrank every other (the attribute tier), so look there first and
         // widen to every column only when they are too few.
         var hits = try fetch("{title names ident} : (" + query.expression + ")")
         if hits.count < request.limit { hits = try fetch(query.expression) }
         var seen = Set<Int64>()
-        var candidates: [Candidate] = []
+        var candidates: [Ranker.Ranked] = []
         for c in hits where seen.insert(c.rowid).inserted { candidates.append(c) }
         // The exact id and exactness tiers must not depend on the entity being among the newest matches: look up
         // titles that equal or start with the query (by their plain tokens), and ids equal to it.
@@ -120,10 +122,11 @@ extension EntityStore {
                 WHERE d.title_plain >= ? AND d.title_plain < ? AND \(conditions) LIMIT 50
                 """
             let high = query.terms.last?.prefix == true ? String(decoding: upper, as: UTF8.self) : titleKey + " \u{10FFFF}"
-            for c in try db.rows(titleSQL, [.text(titleKey), .text(high)] + arguments, Self.readCandidate)
-            where seen.insert(c.rowid).inserted && queryMatches(c, query) {
-                candidates.append(c)
+            let titleMatches = try db.rows(titleSQL, [.text(titleKey), .text(high)] + arguments) { s -> Ranker.Ranked? in
+                let row = CandidateRow(statement: s)
+                return !seen.contains(row.rowid) && ranker.matchesEveryTerm(row) ? ranker.features(row) : nil
             }
+            for case let c? in titleMatches where seen.insert(c.rowid).inserted { candidates.append(c) }
         }
         // The exact id tier must not depend on the entity being among the newest matches.
         if !query.idKey.isEmpty {
@@ -131,23 +134,11 @@ extension EntityStore {
                 SELECT \(columns) FROM entity e JOIN search_doc d ON d.rowid = e.rowid
                 WHERE e.id_key = ? AND \(conditions) LIMIT 16
                 """
-            for c in try db.rows(idSQL, [.text(query.idKey)] + arguments, Self.readCandidate) where seen.insert(c.rowid).inserted {
+            for c in try db.rows(idSQL, [.text(query.idKey)] + arguments, { ranker.features(CandidateRow(statement: $0)) })
+            where seen.insert(c.rowid).inserted {
                 candidates.append(c)
             }
         }
         return candidates
-    }
-
-    /// Whether every term of the query matches some column of the candidate (the AND of the FTS query).
-    private func queryMatches(_ c: Candidate, _ query: SearchQuery) -> Bool {
-        query.terms.allSatisfy { term in c.columns.contains { term.match($0) != nil } }
-    }
-
-    /// Reads a row of the candidate columns (see `searchCandidates`).
-    private static func readCandidate(_ s: Statement) -> Candidate {
-        Candidate(rowid: s.int(0), key: EntityKey(type: s.text(1), id: s.text(2)), idKey: s.text(3),
-                  rankingHint: s.optionalDouble(4) ?? 0, priority: s.optionalInt(5) ?? 0,
-                  lastUsedAt: s.optionalInt(6) ?? 0, titlePlain: TermList(bytes: s.bytes(7)),
-                  columns: (8...13).map { TermList(bytes: s.bytes(Int32($0))) })
     }
 }

@@ -44,8 +44,7 @@ struct Highlighter {
         for word in TextAnalyzer.words(text, document: true) {
             var terms: [String] = []
             TextAnalyzer.appendIndexTerms(word, to: &terms)
-            let list = TermList(terms: terms)
-            guard query.terms.contains(where: { $0.match(list) != nil }) else { continue }
+            guard TermList.with(terms, { list in query.terms.contains { $0.match(list) != nil } }) else { continue }
             if case .cjk(let chars) = word {
                 // Mark only the characters of the matched CJK words.
                 var marked = [Bool](repeating: false, count: chars.count)

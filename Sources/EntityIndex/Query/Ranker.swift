@@ -1,17 +1,22 @@
 import JSON
+import SQLite
 
-/// One entity found by the full-text index, with what ranking needs.
-struct Candidate {
-    var rowid: Int64
-    var key: EntityKey
-    var idKey: String
-    var rankingHint: Double
-    var priority: Int64
-    var lastUsedAt: Int64
+/// The row of a candidate being read: its entity fields and normalized columns, borrowed from the statement (see
+/// `EntityStore.searchCandidates` for the column order). Valid until the statement steps.
+struct CandidateRow {
+    let statement: Statement
+
+    var rowid: Int64 { statement.int(0) }
+    var key: EntityKey { EntityKey(type: statement.text(1), id: statement.text(2)) }
+    var idKey: TermList { TermList(statement.borrowedBytes(3)) }
+    var rankingHint: Double { statement.optionalDouble(4) ?? 0 }
+    var priority: Int64 { statement.optionalInt(5) ?? 0 }
+    var lastUsedAt: Int64 { statement.optionalInt(6) ?? 0 }
     /// The title's plain tokens.
-    var titlePlain: TermList
+    var titlePlain: TermList { TermList(statement.borrowedBytes(7)) }
     /// Normalized column terms, in `SearchDocument.columnNames` order.
-    var columns: [TermList]
+    func column(_ index: Int) -> TermList { TermList(statement.borrowedBytes(Int32(8 + index))) }
+    static let columnCount = 6
 }
 
 /// Orders search candidates in tiers; each tier only breaks the ties of the one before.
@@ -64,9 +69,8 @@ struct Ranker {
 
     var query: SearchQuery
 
-    func rank(_ candidates: [Candidate]) -> [Ranked] {
-        let ranked = candidates.map(features)
-        return ranked.sorted { a, b in
+    static func sorted(_ ranked: [Ranked]) -> [Ranked] {
+        ranked.sorted { a, b in
             let x = a.tiers, y = b.tiers
             if x.exact != y.exact { return x.exact < y.exact }
             if x.typos != y.typos { return x.typos < y.typos }
@@ -81,15 +85,22 @@ struct Ranker {
         }
     }
 
-    func features(_ c: Candidate) -> Ranked {
-        let columnTerms = c.columns
+    /// Whether every term of the query matches some column of the row (the AND of the FTS query).
+    func matchesEveryTerm(_ c: CandidateRow) -> Bool {
+        query.terms.allSatisfy { term in (0..<CandidateRow.columnCount).contains { term.match(c.column($0)) != nil } }
+    }
+
+    func features(_ c: CandidateRow) -> Ranked {
         var typos = 0, attribute = 0, best = 5
         var relevance = 0.0
+        var titleEmpty = true
         for term in query.terms {
             var termBest: (rank: Int, typos: Int)?
-            for (index, terms) in columnTerms.enumerated() {
+            for index in 0..<CandidateRow.columnCount {
+                let terms = c.column(index)
+                if index == 0 { titleEmpty = terms.bytes.isEmpty }
                 guard let t = term.match(terms) else { continue }
-                let tf = Double(term.frequency(terms)), length = Double(terms.ranges.count)
+                let tf = Double(term.frequency(terms)), length = Double(terms.termCount)
                 relevance += Ranker.columnWeight[index] * tf * 2.2
                     / (tf + 1.2 * (0.25 + 0.75 * length / Ranker.averageLength[index]))
                 let rank = Ranker.columnRank[index]
@@ -99,9 +110,10 @@ struct Ranker {
             attribute += termBest?.rank ?? 5
             best = min(best, termBest?.rank ?? 5)
         }
-        let exact = c.idKey == query.idKey || c.key.id == query.raw ? 0 : 1
-        let bestColumn = best == 0 && !columnTerms[0].ranges.isEmpty ? 0 : Ranker.columnRank.firstIndex(of: best) ?? 4
-        return Ranked(rowid: c.rowid, key: c.key,
+        let key = c.key
+        let exact = c.idKey.bytes.elementsEqual(query.idKeyBytes) || key.id == query.raw ? 0 : 1
+        let bestColumn = best == 0 && !titleEmpty ? 0 : Ranker.columnRank.firstIndex(of: best) ?? 4
+        return Ranked(rowid: c.rowid, key: key,
                       tiers: (exact, typos, attribute, exactness(c.titlePlain), relevance, c.rankingHint, c.priority, c.lastUsedAt),
                       bestColumn: bestColumn)
     }
@@ -110,15 +122,21 @@ struct Ranker {
     func exactness(_ titlePlain: TermList) -> Int {
         let q = query.tokenBytes
         guard !q.isEmpty else { return 3 }
-        let t = titlePlain.words
         let prefix = query.terms.last?.prefix ?? false
-        if t.count == q.count && zip(t, q).allSatisfy({ $0.elementsEqual($1) }) { return 0 }
-        if t.count >= q.count {
-            let head = zip(t, q).enumerated().allSatisfy { i, pair in
-                pair.0.elementsEqual(pair.1) || (prefix && i == q.count - 1 && pair.0.starts(with: pair.1))
+        // One walk over the title's terms: do its first terms equal the query's tokens (or, for the last one while
+        // typing, start with it), and how many terms has it?
+        var count = 0, equal = true, head = true
+        titlePlain.forEachTerm { r in
+            if count < q.count {
+                let same = titlePlain.term(r, is: q[count], prefix: false)
+                equal = equal && same
+                head = head && (same || (prefix && count == q.count - 1 && titlePlain.term(r, is: q[count], prefix: true)))
             }
-            if head { return 1 }
+            count += 1
+            return true
         }
+        if count == q.count && equal { return 0 }
+        if count >= q.count && head { return 1 }
         if q.allSatisfy({ titlePlain.contains($0, prefix: false) }) { return 2 }
         return 3
     }

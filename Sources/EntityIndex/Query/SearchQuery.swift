@@ -10,11 +10,28 @@ struct QueryTerm: Sendable {
         case cjk([String])
     }
 
-    var kind: Kind
+    let kind: Kind
     /// The last term of a query that does not end in a space matches as a prefix (search as you type).
     var prefix: Bool
     /// Vocabulary words one or two edits away, filled in by the typo fallback.
-    var variants: [String: Int] = [:]
+    var variants: [String: Int] = [:] {
+        didSet { variantBytes = variants.sorted { $0.key < $1.key }.map { (Array($0.key.utf8), $0.value) } }
+    }
+    /// What `match` compares, as UTF-8, computed once per query: the plain word; a compound's joined form then its
+    /// parts; a CJK run's single character or its bigrams.
+    private let bytes: [[UInt8]]
+    private var variantBytes: [([UInt8], Int)] = []
+
+    init(kind: Kind, prefix: Bool) {
+        self.kind = kind
+        self.prefix = prefix
+        switch kind {
+        case .plain(let t): bytes = [Array(t.utf8)]
+        case .compound(let parts, let joined): bytes = [Array(joined.utf8)] + parts.map { Array($0.utf8) }
+        case .cjk(let chars):
+            bytes = chars.count == 1 ? [Array(chars[0].utf8)] : (0..<(chars.count - 1)).map { Array((chars[$0] + chars[$0 + 1]).utf8) }
+        }
+    }
 
     /// The text shown in explanations.
     var display: String {
@@ -57,95 +74,95 @@ struct QueryTerm: Sendable {
 
     /// Whether this term matches a column's index terms, and with how many typos.
     ///
-    /// Compares UTF-8 bytes: this runs for every term, column and candidate of a search.
+    /// Compares UTF-8 bytes without allocating: this runs for every term, column and candidate of a search.
     func match(_ terms: TermList) -> Int? {
         switch kind {
-        case .plain(let t):
-            if terms.contains(Array(t.utf8), prefix: prefix) { return 0 }
+        case .plain:
+            if terms.contains(bytes[0], prefix: prefix) { return 0 }
             var best: Int?
-            for (variant, d) in variants where d < (best ?? Int.max) && terms.contains(Array(variant.utf8), prefix: false) {
+            for (variant, d) in variantBytes where d < (best ?? Int.max) && terms.contains(variant, prefix: false) {
                 best = d
             }
             return best
-        case .compound(let parts, let joined):
-            if terms.contains(Array(joined.utf8), prefix: prefix) { return 0 }
-            let allParts = parts.enumerated().allSatisfy { i, p in
-                terms.contains(Array(p.utf8), prefix: prefix && i == parts.count - 1)
-            }
-            return allParts ? 0 : nil
-        case .cjk(let chars):
-            if chars.count == 1 { return terms.contains(Array(chars[0].utf8), prefix: true) ? 0 : nil }
-            let ok = (0..<(chars.count - 1)).allSatisfy { i in
-                terms.contains(Array((chars[i] + chars[i + 1]).utf8), prefix: prefix && i == chars.count - 2)
-            }
-            return ok ? 0 : nil
+        case .compound:
+            if terms.contains(bytes[0], prefix: prefix) { return 0 }
+            let last = bytes.count - 1
+            for i in 1...last where !terms.contains(bytes[i], prefix: prefix && i == last) { return nil }
+            return 0
+        case .cjk:
+            if bytes.count == 1 { return terms.contains(bytes[0], prefix: true) ? 0 : nil }
+            let last = bytes.count - 1
+            for i in 0...last where !terms.contains(bytes[i], prefix: prefix && i == last) { return nil }
+            return 0
         }
     }
-}
 
-extension QueryTerm {
     /// How many of a column's terms this term matches (a term frequency, for relevance).
     func frequency(_ terms: TermList) -> Int {
         switch kind {
-        case .plain(let t):
-            let word = Array(t.utf8)
-            return terms.count(word, prefix: prefix) + variants.keys.reduce(0) { $0 + terms.count(Array($1.utf8), prefix: false) }
+        case .plain:
+            return variantBytes.reduce(terms.count(bytes[0], prefix: prefix)) { $0 + terms.count($1.0, prefix: false) }
         default:
             return match(terms) == nil ? 0 : 1
         }
     }
 }
 
-/// The space-separated index terms of one column, as UTF-8 byte ranges.
+/// The space-separated index terms of one column, as UTF-8, borrowed from a row being read (or from a caller's
+/// buffer): valid only while that row or buffer is.
 struct TermList {
-    let bytes: [UInt8]
-    let ranges: [Range<Int>]
+    let bytes: UnsafeBufferPointer<UInt8>
 
-    init(_ text: String) { self.init(bytes: Array(text.utf8)) }
+    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
-    init(bytes: [UInt8]) {
-        self.bytes = bytes
-        var ranges: [Range<Int>] = []
-        var start = 0
-        for (i, b) in bytes.enumerated() where b == 0x20 {
-            if i > start { ranges.append(start..<i) }
-            start = i + 1
-        }
-        if bytes.count > start { ranges.append(start..<bytes.count) }
-        self.ranges = ranges
+    /// Calls `body` with the terms of `terms` joined by spaces.
+    static func with<T>(_ terms: [String], _ body: (TermList) -> T) -> T {
+        var text = terms.joined(separator: " ")
+        return text.withUTF8 { body(TermList($0)) }
     }
 
-    init(terms: [String]) { self.init(terms.joined(separator: " ")) }
+    /// Calls `body` with each term's byte range, in order, until it returns false.
+    @inline(__always) func forEachTerm(_ body: (Range<Int>) -> Bool) {
+        var start = 0
+        let n = bytes.count
+        for i in 0...n where i == n || bytes[i] == 0x20 {
+            if i > start, !body(start..<i) { return }
+            start = i + 1
+        }
+    }
 
-    /// The terms as byte arrays.
-    var words: [ArraySlice<UInt8>] { ranges.map { bytes[$0] } }
+    /// How many terms the column has.
+    var termCount: Int {
+        var n = 0
+        forEachTerm { _ in n += 1; return true }
+        return n
+    }
+
+    /// Whether the term in `range` equals `word`, or starts with it when `prefix`.
+    @inline(__always) func term(_ range: Range<Int>, is word: [UInt8], prefix: Bool) -> Bool {
+        let n = word.count
+        guard n > 0, prefix ? range.count >= n : range.count == n, let base = bytes.baseAddress else { return false }
+        return word.withUnsafeBufferPointer { memcmp(base + range.lowerBound, $0.baseAddress!, n) == 0 }
+    }
 
     /// How many terms equal `word`, or start with it when `prefix`.
     func count(_ word: [UInt8], prefix: Bool) -> Int {
-        let n = word.count
-        guard n > 0 else { return 0 }
-        return bytes.withUnsafeBufferPointer { b in
-            word.withUnsafeBufferPointer { w in
-                ranges.reduce(0) { total, r in
-                    guard prefix ? r.count >= n : r.count == n else { return total }
-                    return total + (memcmp(b.baseAddress! + r.lowerBound, w.baseAddress!, n) == 0 ? 1 : 0)
-                }
-            }
+        var total = 0
+        forEachTerm { r in
+            if term(r, is: word, prefix: prefix) { total += 1 }
+            return true
         }
+        return total
     }
 
     /// Whether some term equals `word`, or starts with it when `prefix`.
     func contains(_ word: [UInt8], prefix: Bool) -> Bool {
-        let n = word.count
-        guard n > 0 else { return false }
-        return bytes.withUnsafeBufferPointer { b in
-            word.withUnsafeBufferPointer { w in
-                for r in ranges where prefix ? r.count >= n : r.count == n {
-                    if memcmp(b.baseAddress! + r.lowerBound, w.baseAddress!, n) == 0 { return true }
-                }
-                return false
-            }
+        var found = false
+        forEachTerm { r in
+            found = term(r, is: word, prefix: prefix)
+            return !found
         }
+        return found
     }
 }
 
@@ -158,6 +175,7 @@ struct SearchQuery: Sendable {
     var terms: [QueryTerm]
     /// The query as an id key (`#1042-A` → `1042a`), for the exact-id tier.
     var idKey: String
+    var idKeyBytes: [UInt8]
     /// Normalized tokens of the whole query, for the exactness tier.
     var tokens: [String]
     var tokenBytes: [[UInt8]]
@@ -185,6 +203,7 @@ struct SearchQuery: Sendable {
         self.tokens = words.flatMap { $0.tokens.map(\.text) }
         self.tokenBytes = tokens.map { Array($0.utf8) }
         self.idKey = self.tokens.joined()
+        self.idKeyBytes = Array(idKey.utf8)
     }
 
     var isEmpty: Bool { terms.isEmpty }
