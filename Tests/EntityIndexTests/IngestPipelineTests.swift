@@ -74,13 +74,16 @@ import Testing
             queue.close()
         }
         var received: [Int] = []
+        var retained = 0
         while let i = queue.pop() {
             received.append(i)
+            retained = max(retained, queue.retainedCount)
             if received.count == 5000 { queue.close() }
         }
         thread.join()
         #expect(received.count >= 5000 && received.count <= 5004)
         #expect(received == Array(0..<received.count))
         #expect(flag.refused, "a producer waiting on a full queue is told when the consumer gives up")
+        #expect(retained <= 8, "taken elements are released, however long the queue stays busy")
     }
 }

@@ -113,9 +113,20 @@ final class HandoffQueue<Element: Sendable>: @unchecked Sendable {
         guard head < items.count else { return nil }
         let element = items[head]
         head += 1
-        if head == items.count { items.removeAll(keepingCapacity: true); head = 0 }
+        // Drop what was taken, so that a queue that never runs empty does not keep every element alive.
+        if head >= capacity || head == items.count {
+            items.removeFirst(head)
+            head = 0
+        }
         pthread_cond_broadcast(changed)
         return element
+    }
+
+    /// How many elements the queue holds on to, taken or not (for tests: it must stay bounded).
+    var retainedCount: Int {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return items.count
     }
 
     /// No more elements will be pushed (the producer is done) or taken (the consumer gave up).
