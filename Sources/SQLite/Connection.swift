@@ -127,6 +127,21 @@ extension Connection {
         }
     }
 
+    /// Runs the reads of `body` in one read transaction (one snapshot, one lock taken instead of one per statement),
+    /// or in the open transaction if there is one.
+    public func read<T>(_ body: () throws -> T) throws -> T {
+        guard !isInTransaction else { return try body() }
+        try run("BEGIN")
+        do {
+            let result = try body()
+            try run("COMMIT")
+            return result
+        } catch {
+            if isInTransaction { try? run("ROLLBACK") }
+            throw error
+        }
+    }
+
     /// Runs `body` inside a savepoint, which nests inside an open transaction.
     public func savepoint<T>(_ name: String = "sp", _ body: () throws -> T) throws -> T {
         try execute("SAVEPOINT \(name)")

@@ -38,7 +38,9 @@ public struct EntityResult: Sendable {
 extension EntityStore {
     /// A query ranks at most this many of its matches (the most recently indexed), so that its cost stays bounded
     /// whatever the size of the index.
-    public static let rankWindow = 300
+    public static let rankWindow = 100
+    /// At most this many titles equal to or starting with the query are looked up beyond the window (equal ones first).
+    static let titleLookupLimit = 20
 
     /// Searches titles, synonyms, keywords, subtitles, descriptions, string properties and ids.
     ///
@@ -50,31 +52,37 @@ extension EntityStore {
         var query = SearchQuery(request.query)
         guard !query.isEmpty else { return [] }
         do {
-            let filterSQL = try compileFilters(request.filters, type: request.type, mode: .and)
-            var candidates = try searchCandidates(query, request: request, filter: filterSQL)
-            if candidates.isEmpty, query.terms.contains(where: { $0.typoBudget > 0 }) {
-                try TypoTolerance.expand(&query.terms, db: db)
-                if query.terms.contains(where: { !$0.variants.isEmpty }) {
-                    candidates = try searchCandidates(query, request: request, filter: filterSQL)
-                }
-            }
-            let ranked = Ranker.sorted(candidates)
-            // Records are read for the results only, not for every candidate.
-            let recordStatement = try db.cached("SELECT record FROM entity WHERE rowid = ?")
-            return try ranked.prefix(request.limit).map { c in
-                try recordStatement.bind([.integer(c.rowid)])
-                let record = try recordStatement.step() ? Self.parseRecord(recordStatement.text(0)) : JSONObject()
-                recordStatement.reset()
-                var result = EntityResult(key: c.key, record: record)
-                result.extra["score"] = .number(JSONNumber((c.score * 1000).rounded() / 1000))
-                if request.explain { result.extra["explain"] = c.explanation }
-                if request.highlight { result.extra["highlights"] = Highlighter(query: query).highlights(record) }
-                return result
-            }
+            return try db.read { try search(&query, request) }
         } catch let error as EntityIndexError {
             throw error
         } catch {
             throw EntityIndexError.wrap(error, doing: "searching")
+        }
+    }
+
+    private func search(_ query: inout SearchQuery, _ request: SearchRequest) throws -> [EntityResult] {
+        let filterSQL = try compileFilters(request.filters, type: request.type, mode: .and)
+        try PrefixExpansion.expand(&query.terms, db: db)
+        var candidates = try searchCandidates(query, request: request, filter: filterSQL)
+        if candidates.isEmpty, query.terms.contains(where: { $0.typoBudget > 0 }) {
+            try TypoTolerance.expand(&query.terms, db: db)
+            if query.terms.contains(where: { !$0.variants.isEmpty }) {
+                candidates = try searchCandidates(query, request: request, filter: filterSQL)
+            }
+        }
+        let ranked = Ranker.sorted(candidates)
+        // Records are read for the results only, not for every candidate.
+        let recordStatement = try db.cached("SELECT record FROM entity WHERE rowid = ?")
+        let highlighter = Highlighter(query: query)
+        return try ranked.prefix(request.limit).map { c in
+            try recordStatement.bind([.integer(c.rowid)])
+            let record = try recordStatement.step() ? Self.parseRecord(recordStatement.text(0)) : JSONObject()
+            recordStatement.reset()
+            var result = EntityResult(key: c.key, record: record)
+            result.extra["score"] = .number(JSONNumber((c.score * 1000).rounded() / 1000))
+            if request.explain { result.extra["explain"] = c.explanation }
+            if request.highlight { result.extra["highlights"] = highlighter.highlights(record) }
+            return result
         }
     }
 
@@ -119,7 +127,7 @@ extension EntityStore {
             upper[upper.count - 1] &+= 1
             let titleSQL = """
                 SELECT \(columns) FROM search_doc d JOIN entity e ON e.rowid = d.rowid
-                WHERE d.title_plain >= ? AND d.title_plain < ? AND \(conditions) LIMIT 50
+                WHERE d.title_plain >= ? AND d.title_plain < ? AND \(conditions) LIMIT \(Self.titleLookupLimit)
                 """
             let high = query.terms.last?.prefix == true ? String(decoding: upper, as: UTF8.self) : titleKey + " \u{10FFFF}"
             let titleMatches = try db.rows(titleSQL, [.text(titleKey), .text(high)] + arguments) { s -> Ranker.Ranked? in

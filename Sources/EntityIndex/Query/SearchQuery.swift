@@ -13,6 +13,9 @@ struct QueryTerm: Sendable {
     let kind: Kind
     /// The last term of a query that does not end in a space matches as a prefix (search as you type).
     var prefix: Bool
+    /// For a long prefix, the vocabulary words it completes (see `PrefixExpansion`); the FTS query lists them
+    /// instead of the prefix. Matching candidates (`match`) still compares by prefix.
+    var completions: [String]?
     /// Vocabulary words one or two edits away, filled in by the typo fallback.
     var variants: [String: Int] = [:] {
         didSet { variantBytes = variants.sorted { $0.key < $1.key }.map { (Array($0.key.utf8), $0.value) } }
@@ -54,8 +57,9 @@ struct QueryTerm: Sendable {
         let star = prefix ? "*" : ""
         switch kind {
         case .plain(let t):
-            guard !variants.isEmpty else { return quote(t) + star }
-            let alternatives = [quote(t) + star] + variants.keys.sorted().map(quote)
+            let head = completions.map { $0.map(quote) } ?? [quote(t) + star]
+            guard !variants.isEmpty || head.count > 1 else { return head.first ?? quote(t) + star }
+            let alternatives = head + variants.keys.sorted().map(quote)
             return "(" + alternatives.joined(separator: " OR ") + ")"
         case .compound(let parts, let joined):
             // While typing, the joined form is the prefix (`1042-a` → `1042a*`); the split form is a plain phrase, as a

@@ -10,12 +10,11 @@ enum TypoTolerance {
 
     /// Fills `variants` of each eligible term from the index vocabulary.
     static func expand(_ terms: inout [QueryTerm], db: Connection) throws {
-        try db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_vocab USING fts5vocab(main, search, 'row')")
         for i in terms.indices {
             let budget = terms[i].typoBudget
             guard budget > 0, case .plain(let word) = terms[i].kind else { continue }
             let query = Array(word.unicodeScalars)
-            var found: [(String, Int, Int64)] = []
+            var found: [(String, Int)] = []
             // Candidates come from two ranges of the vocabulary: words sharing the first two letters (an edit from
             // the third letter on) and words starting with the first and third letters (a swap of the second and
             // third, or a letter inserted second). Edits of the first two letters that these miss cost two anyway
@@ -28,11 +27,11 @@ enum TypoTolerance {
                 upper[upper.count - 1] = Unicode.Scalar(upper[upper.count - 1].value + 1) ?? upper[upper.count - 1]
                 let low = start
                 let high = String(String.UnicodeScalarView(upper))
-                let rows = try db.rows("SELECT term, doc FROM temp.search_vocab WHERE term >= ? AND term < ?",
-                                       [.text(low), .text(high)]) { ($0.text(0), $0.int(1)) }
-                for (term, doc) in rows where term != word {
-                    // Typos never apply to words with digits, so such vocabulary (ids, codes) is no candidate.
-                    if term.utf8.contains(where: { $0 >= 0x30 && $0 <= 0x39 }) { continue }
+                // `vocabulary` holds the words without digits: typos never apply to ids and codes.
+                let rows = try db.rows("SELECT term FROM vocabulary WHERE term >= ? AND term < ?", [.text(low), .text(high)]) {
+                    $0.text(0)
+                }
+                for term in rows where term != word {
                     let candidate = Array(term.unicodeScalars)
                     guard abs(candidate.count - query.count) <= budget || terms[i].prefix else { continue }
                     var d = distance(query, candidate, limit: budget)
@@ -44,11 +43,11 @@ enum TypoTolerance {
                             d = min(d, distance(query, Array(candidate[0..<n]), limit: budget))
                         }
                     }
-                    if d <= budget { found.append((term, d, doc)) }
+                    if d <= budget { found.append((term, d)) }
                 }
             }
-            found.sort { ($0.1, -$0.2, $0.0) < ($1.1, -$1.2, $1.0) }
-            for (term, d, _) in found.prefix(maxVariants) { terms[i].variants[term] = d }
+            found.sort { ($0.1, $0.0) < ($1.1, $1.0) }
+            for (term, d) in found.prefix(maxVariants) { terms[i].variants[term] = d }
         }
     }
 

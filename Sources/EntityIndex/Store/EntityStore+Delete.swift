@@ -40,7 +40,7 @@ extension EntityStore {
                 }
                 if request.all {
                     deleted = Int(try db.scalar("SELECT count(*) FROM entity")?.int ?? 0)
-                    try db.execute("DELETE FROM entity; DELETE FROM client_state; DELETE FROM reindex_outstanding; DELETE FROM donation;")
+                    try db.execute("DELETE FROM entity; DELETE FROM client_state; DELETE FROM reindex_outstanding; DELETE FROM donation; DELETE FROM vocabulary;")
                     return deleted
                 }
                 if let type = request.type {

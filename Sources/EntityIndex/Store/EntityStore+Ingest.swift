@@ -31,6 +31,8 @@ public final class Ingestion {
     /// Prepares records against the declarations as they stand when the ingest starts.
     public let preparer: RecordPreparer
     private var kinds = Set<PropertyKindKey>()
+    /// Words this ingest put in `vocabulary` (it rolls back with them, so it lives as long as the transaction).
+    private var knownTerms = Set<String>()
     /// Whether any reindex request waits for entities (if not, ingest skips settling them).
     private let reindexPending: Bool
 
@@ -144,7 +146,7 @@ public final class Ingestion {
                 UPDATE entity SET id_key = ?, title = ?, record = ?, domain = ?, hidden = ?, ranking_hint = ?, priority = ?,
                     last_used_at = ?, ingested_at = ?, expires_at = ? WHERE rowid = ?
                 """, values + [.integer(rowid)])
-            try store.writeSearchDocument(derived.document, rowid: rowid, replacing: true)
+            try store.writeSearchDocument(derived.document, rowid: rowid, replacing: true, newTerms: newTerms(derived))
             try store.writeProperties(rowid: rowid, type: record.type, rows: derived.properties, replacing: true, kinds: &kinds)
             try writeRelations(rowid: rowid, record.related, replacing: true)
             counts.updated += 1
@@ -154,11 +156,16 @@ public final class Ingestion {
                     ingested_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, [.text(record.type), .text(record.id)] + values)
             let newRowid = db.lastInsertRowID
-            try store.writeSearchDocument(derived.document, rowid: newRowid, replacing: false)
+            try store.writeSearchDocument(derived.document, rowid: newRowid, replacing: false, newTerms: newTerms(derived))
             try store.writeProperties(rowid: newRowid, type: record.type, rows: derived.properties, replacing: false, kinds: &kinds)
             try writeRelations(rowid: newRowid, record.related, replacing: false)
             counts.inserted += 1
         }
+    }
+
+    /// The words of a document not yet put in `vocabulary` by this ingest.
+    private func newTerms(_ derived: PreparedRecord.Derived) -> [String] {
+        derived.termsAreNew ? derived.terms : derived.terms.filter { knownTerms.insert($0).inserted }
     }
 
     private func writeRelations(rowid: Int64, _ related: [EntityKey], replacing: Bool) throws {

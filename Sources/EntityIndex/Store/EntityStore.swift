@@ -80,6 +80,7 @@ public final class EntityStore {
 
     /// Recomputes the normalized text of every entity (after the text pipeline changed) and rebuilds the index.
     func rebuildSearchText() throws {
+        try db.run("DELETE FROM vocabulary")
         try rederive(type: nil)
         try db.execute("INSERT INTO search(search) VALUES ('rebuild')")
         try setMeta("text_version", String(TextAnalyzer.version))
@@ -94,11 +95,13 @@ public final class EntityStore {
         } ?? db.rows("SELECT rowid, record FROM entity") { ($0.int(0), $0.text(1)) }
         let preparer = RecordPreparer(declarations: try allDeclarations(type: type))
         var kinds = Set<PropertyKindKey>()
+        var knownTerms = Set<String>()
         for (rowid, text) in rows {
             guard case .success(let record) = RecordValidator.validate(.object(Self.parseRecord(text)), position: 0) else { continue }
             let derived = preparer.derive(record)
             try db.run("UPDATE entity SET id_key = ? WHERE rowid = ?", [.text(TextAnalyzer.idKey(record.id)), .integer(rowid)])
-            try writeSearchDocument(derived.document, rowid: rowid, replacing: true)
+            try writeSearchDocument(derived.document, rowid: rowid, replacing: true,
+                                    newTerms: derived.terms.filter { knownTerms.insert($0).inserted })
             try writeProperties(rowid: rowid, type: record.type, rows: derived.properties, replacing: true, kinds: &kinds)
         }
     }

@@ -42,6 +42,16 @@ extension Ingestion {
             self.queue = queue
         }
 
+        /// Words already handed over: the writer adds each to `vocabulary` once (the ingest commits or rolls back whole).
+        private var handedTerms = Set<String>()
+
+        private func keepingNewTerms(_ prepared: PreparedRecord) -> PreparedRecord {
+            guard case .valid(let record, let text, var derived?) = prepared.outcome else { return prepared }
+            derived.terms = derived.terms.filter { handedTerms.insert($0).inserted }
+            derived.termsAreNew = true
+            return PreparedRecord(position: prepared.position, line: prepared.line, outcome: .valid(record, text: text, derived: derived))
+        }
+
         func run() {
             let parser = JSONParser()
             var chunk = Chunk()
@@ -56,7 +66,7 @@ extension Ingestion {
                     position = element.position
                     do {
                         let value = try parser.parse(element.bytes)
-                        chunk.records.append(preparer.prepare(value, position: element.position, line: element.line, derive: true))
+                        chunk.records.append(keepingNewTerms(preparer.prepare(value, position: element.position, line: element.line, derive: true)))
                     } catch {
                         chunk.records.append(preparer.rejected(RecordProblem(
                             position: element.position, line: element.line, problem: "is not valid JSON: \(error)")))

@@ -16,6 +16,9 @@ public struct PreparedRecord: Sendable {
     struct Derived: Sendable {
         var document: SearchDocument
         var properties: [PropertyRow]
+        /// The document's words for `vocabulary`; with `termsAreNew`, only those not handed over before in this ingest.
+        var terms: [String]
+        var termsAreNew = false
     }
 }
 
@@ -74,7 +77,8 @@ public struct RecordPreparer: Sendable {
 
     func derive(_ record: EntityRecord) -> PreparedRecord.Derived {
         let declarations = declarations(for: record.type)
-        return PreparedRecord.Derived(document: SearchDocument(record, declarations: declarations),
-                                      properties: PropertyRow.rows(of: record, declarations: declarations))
+        let document = SearchDocument(record, declarations: declarations)
+        return PreparedRecord.Derived(document: document, properties: PropertyRow.rows(of: record, declarations: declarations),
+                                      terms: document.vocabularyTerms)
     }
 }

@@ -33,6 +33,18 @@ struct SearchDocument {
         titlePlain = TextAnalyzer.tokens(record.title).map(\.text).joined(separator: " ")
     }
 
+    /// The distinct words of the document that go into `vocabulary` (terms without digits).
+    var vocabularyTerms: [String] {
+        var seen = Set<Substring>()
+        var terms: [String] = []
+        for column in columns {
+            for term in column.split(separator: " ") where !term.utf8.contains(where: { $0 >= 0x30 && $0 <= 0x39 }) {
+                if seen.insert(term).inserted { terms.append(String(term)) }
+            }
+        }
+        return terms
+    }
+
     /// The searchable strings of a property value. Date-times are left out: their digits would only add noise
     /// (`2026`, `03`, `00z`…) to the index; property queries compare them as dates instead.
     static func strings(_ value: JSONValue) -> [String] {
@@ -48,7 +60,8 @@ extension EntityStore {
     /// Writes an entity's search document and its FTS entry (the old entry is deleted first when replacing).
     ///
     /// The FTS index is written by single-row statements rather than triggers: see schema/004_explicit_fts_writes.sql.
-    func writeSearchDocument(_ doc: SearchDocument, rowid: Int64, replacing: Bool) throws {
+    /// `newTerms` go into `vocabulary` (words already there are ignored).
+    func writeSearchDocument(_ doc: SearchDocument, rowid: Int64, replacing: Bool, newTerms: [String]) throws {
         let columns = doc.columns.map { SQLValue.text($0) }
         if replacing {
             try db.run("""
@@ -67,5 +80,10 @@ extension EntityStore {
         }
         try db.run("INSERT INTO search(rowid, title, names, subtitle, description, props, ident) VALUES (?, ?, ?, ?, ?, ?, ?)",
                    [.integer(rowid)] + columns)
+        let vocabulary = try db.cached("INSERT OR IGNORE INTO vocabulary(term) VALUES (?)")
+        for term in newTerms {
+            try vocabulary.bind([.text(term)])
+            while try vocabulary.step() {}
+        }
     }
 }

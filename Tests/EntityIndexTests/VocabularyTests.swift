@@ -1,0 +1,76 @@
+@testable import EntityIndex
+import JSON
+import SQLite
+import TestSupport
+import Testing
+
+/// `vocabulary` must hold every word (term without digits) of the FTS index: a long prefix is expanded into the
+/// words it lists, so a missing word would be a missed match.
+@Suite struct VocabularyTests {
+    /// Every record of the sample data and of the acceptance cases, in one index.
+    func multilingualStore() throws -> EntityStore {
+        let store = try TestSupport.store()
+        for file in ["customers.ndjson", "products.json", "orders.json"] {
+            let text = try #require(TestSupport.read(TestSupport.repository + "/data/" + file))
+            let records = file.hasSuffix(".ndjson")
+                ? text.split(separator: "\n").map { TestSupport.json(String($0)) } : TestSupport.json(text).array ?? []
+            _ = try store.ingest(records)
+        }
+        var seen = Set<String>()
+        for c in AcceptanceTests.cases {
+            let records = (c.json["records"]?.array ?? []).filter { r in
+                seen.insert("\(r["type"]?.string ?? "")/\(r["id"].map { JSONWriter.string($0) } ?? "")").inserted
+            }
+            _ = try store.ingest(records)
+        }
+        return store
+    }
+
+    func ftsWords(_ store: EntityStore) throws -> Set<String> {
+        try store.db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.v USING fts5vocab(main, search, 'row')")
+        return Set(try store.db.rows("SELECT term FROM temp.v WHERE term NOT GLOB '*[0-9]*'") { $0.text(0) })
+    }
+
+    @Test func holdsEveryWordOfTheIndex() throws {
+        let store = try multilingualStore()
+        let vocabulary = Set(try store.db.rows("SELECT term FROM vocabulary") { $0.text(0) })
+        let words = try ftsWords(store)
+        #expect(words.count > 250)
+        #expect(words.subtracting(vocabulary).sorted() == [])
+    }
+
+    @Test func migrationFillsItFromAnExistingIndex() throws {
+        let store = try multilingualStore()
+        try store.db.execute("DELETE FROM vocabulary; DROP TABLE vocabulary; DELETE FROM schema_migrations WHERE version = 5")
+        _ = try Schema.migrator.migrate(store.db, now: "2026-03-02T09:00:00Z")
+        let vocabulary = Set(try store.db.rows("SELECT term FROM vocabulary") { $0.text(0) })
+        #expect(vocabulary == (try ftsWords(store)))
+    }
+
+    @Test func aLongPrefixFindsTheSameAsThePlainPrefixQuery() throws {
+        let store = try multilingualStore()
+        let words = try store.db.rows("SELECT term FROM vocabulary WHERE length(term) >= 5 ORDER BY term") { $0.text(0) }
+        var checked = 0
+        for word in words.enumerated().filter({ $0.offset % 2 == 0 }).map(\.element) {
+            for length in 4...min(word.count, 6) {
+                let prefix = String(word.prefix(length))
+                var query = SearchQuery(prefix)
+                guard query.terms.count == 1, case .plain = query.terms[0].kind else { continue }
+                let plain = try store.db.rows("SELECT rowid FROM search WHERE search MATCH ? ORDER BY rowid", [.text(query.expression)]) { $0.int(0) }
+                try PrefixExpansion.expand(&query.terms, db: store.db)
+                let expanded = try store.db.rows("SELECT rowid FROM search WHERE search MATCH ? ORDER BY rowid", [.text(query.expression)]) { $0.int(0) }
+                #expect(expanded == plain, "\(prefix): \(query.expression)")
+                checked += 1
+            }
+        }
+        #expect(checked > 100)
+    }
+
+    @Test func deletingEverythingEmptiesIt() throws {
+        let store = try TestSupport.store()
+        _ = try store.ingest([TestSupport.record("task", "1", "Lantern")])
+        #expect(try store.db.scalar("SELECT count(*) FROM vocabulary")?.int == 1) // "lantern"; the id "1" has digits
+        _ = try store.delete(DeleteRequest(all: true))
+        #expect(try store.db.scalar("SELECT count(*) FROM vocabulary")?.int == 0)
+    }
+}
