@@ -120,32 +120,32 @@ extension EntityStore {
         var candidates: [Ranker.Ranked] = []
         for c in hits where seen.insert(c.rowid).inserted { candidates.append(c) }
         // The exact id and exactness tiers must not depend on the entity being among the newest matches: look up
-        // titles that equal or start with the query (by their plain tokens), and ids equal to it.
+        // titles that equal or start with the query (by their plain tokens), and ids equal to it. Rowids come first
+        // (from the indexes, with the conditions); only rows not already read are read whole.
+        func lookUp(_ sql: String, _ lookupArguments: [SQLValue], where keep: (CandidateRow) -> Bool) throws {
+            let rowids = try db.rows(sql, lookupArguments + arguments) { $0.int(0) }.filter { !seen.contains($0) }
+            guard !rowids.isEmpty else { return }
+            let rowSQL = "SELECT \(columns) FROM entity e JOIN search_doc d ON d.rowid = e.rowid WHERE e.rowid = ?"
+            for rowid in rowids {
+                let found = try db.rows(rowSQL, [.integer(rowid)]) { s -> Ranker.Ranked? in
+                    let row = CandidateRow(statement: s)
+                    return keep(row) ? ranker.features(row) : nil
+                }
+                if case let c?? = found.first, seen.insert(c.rowid).inserted { candidates.append(c) }
+            }
+        }
         let titleKey = query.tokens.joined(separator: " ")
         if !titleKey.isEmpty {
             var upper = Array(titleKey.utf8)
             upper[upper.count - 1] &+= 1
-            let titleSQL = """
-                SELECT \(columns) FROM search_doc d JOIN entity e ON e.rowid = d.rowid
-                WHERE d.title_plain >= ? AND d.title_plain < ? AND \(conditions) LIMIT \(Self.titleLookupLimit)
-                """
             let high = query.terms.last?.prefix == true ? String(decoding: upper, as: UTF8.self) : titleKey + " \u{10FFFF}"
-            let titleMatches = try db.rows(titleSQL, [.text(titleKey), .text(high)] + arguments) { s -> Ranker.Ranked? in
-                let row = CandidateRow(statement: s)
-                return !seen.contains(row.rowid) && ranker.matchesEveryTerm(row) ? ranker.features(row) : nil
-            }
-            for case let c? in titleMatches where seen.insert(c.rowid).inserted { candidates.append(c) }
+            try lookUp("""
+                SELECT d.rowid FROM search_doc d JOIN entity e ON e.rowid = d.rowid
+                WHERE d.title_plain >= ? AND d.title_plain < ? AND \(conditions) LIMIT \(Self.titleLookupLimit)
+                """, [.text(titleKey), .text(high)], where: ranker.matchesEveryTerm)
         }
-        // The exact id tier must not depend on the entity being among the newest matches.
         if !query.idKey.isEmpty {
-            let idSQL = """
-                SELECT \(columns) FROM entity e JOIN search_doc d ON d.rowid = e.rowid
-                WHERE e.id_key = ? AND \(conditions) LIMIT 16
-                """
-            for c in try db.rows(idSQL, [.text(query.idKey)] + arguments, { ranker.features(CandidateRow(statement: $0)) })
-            where seen.insert(c.rowid).inserted {
-                candidates.append(c)
-            }
+            try lookUp("SELECT e.rowid FROM entity e WHERE e.id_key = ? AND \(conditions) LIMIT 16", [.text(query.idKey)]) { _ in true }
         }
         return candidates
     }
