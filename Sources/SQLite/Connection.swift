@@ -78,7 +78,8 @@ public final class Connection: @unchecked Sendable {
         while try statement.step() {}
     }
 
-    /// Runs a query and maps each row.
+    /// Runs a query and maps each row. (Inlinable, so that callers get it specialized for their row type.)
+    @inlinable
     public func rows<T>(_ sql: String, _ arguments: [SQLValue] = [], _ map: (Statement) throws -> T) throws -> [T] {
         let statement = try cached(sql)
         try statement.bind(arguments)

@@ -70,11 +70,11 @@ extension EntityStore {
                 candidates = try searchCandidates(query, request: request, filter: filterSQL)
             }
         }
-        let ranked = Ranker.sorted(candidates)
+        let ranked = Ranker.top(candidates, limit: request.limit)
         // Records are read for the results only, not for every candidate.
         let recordStatement = try db.cached("SELECT record FROM entity WHERE rowid = ?")
         let highlighter = Highlighter(query: query)
-        return try ranked.prefix(request.limit).map { c in
+        return try ranked.map { c in
             try recordStatement.bind([.integer(c.rowid)])
             let record = try recordStatement.step() ? Self.parseRecord(recordStatement.text(0)) : JSONObject()
             recordStatement.reset()

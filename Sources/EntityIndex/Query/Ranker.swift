@@ -69,8 +69,10 @@ struct Ranker {
 
     var query: SearchQuery
 
-    static func sorted(_ ranked: [Ranked]) -> [Ranked] {
-        ranked.sorted { a, b in
+    /// The first `limit` candidates in ranking order. (Indices are sorted, not the candidates themselves.)
+    static func top(_ ranked: [Ranked], limit: Int) -> [Ranked] {
+        let order = ranked.indices.sorted { i, j in
+            let a = ranked[i], b = ranked[j]
             let x = a.tiers, y = b.tiers
             if x.exact != y.exact { return x.exact < y.exact }
             if x.typos != y.typos { return x.typos < y.typos }
@@ -83,6 +85,7 @@ struct Ranker {
             if a.key.type != b.key.type { return a.key.type < b.key.type }
             return a.key.id < b.key.id
         }
+        return order.prefix(limit).map { ranked[$0] }
     }
 
     /// Whether every term of the query matches some column of the row (the AND of the FTS query).
