@@ -31,6 +31,8 @@ import Testing
         #expect(try ids(store, "lamp ").first == "old")
         #expect(try store.search(SearchRequest(query: "old-id")).first?.key.id == "old-id", "an id is found however old")
         #expect(try ids(store, "desk lamp").count == 50, "a broad query still fills the page")
+        #expect(try store.search(SearchRequest(query: "desk", limit: EntityStore.rankWindow + 150)).count == EntityStore.rankWindow + 150,
+                "a limit larger than the window widens it")
     }
 
     @Test("spelling variants find each other", arguments: [

@@ -36,9 +36,9 @@ public struct EntityResult: Sendable {
 }
 
 extension EntityStore {
-    /// A query ranks at most this many of its matches (the most recently indexed), so that its cost stays bounded
-    /// whatever the size of the index.
-    public static let rankWindow = 100
+    /// A query ranks at most this many of its matches (the most recently indexed), or its limit if larger, so that
+    /// its cost stays bounded whatever the size of the index.
+    public static let rankWindow = 50
     /// At most this many titles equal to or starting with the query are looked up beyond the window (equal ones first).
     static let titleLookupLimit = 20
 
@@ -108,7 +108,7 @@ extension EntityStore {
         func fetch(_ expression: String) throws -> [Ranker.Ranked] {
             let sql = """
                 SELECT \(columns) FROM search JOIN entity e ON e.rowid = search.rowid JOIN search_doc d ON d.rowid = e.rowid
-                WHERE search MATCH ? AND \(conditions) ORDER BY search.rowid DESC LIMIT \(Self.rankWindow)
+                WHERE search MATCH ? AND \(conditions) ORDER BY search.rowid DESC LIMIT \(max(Self.rankWindow, request.limit))
                 """
             return try db.rows(sql, [.text(expression)] + arguments) { ranker.features(CandidateRow(statement: $0)) }
         }
