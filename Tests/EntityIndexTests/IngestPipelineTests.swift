@@ -69,7 +69,7 @@ import Testing
         let queue = HandoffQueue<Int>(capacity: 4)
         final class Flag: @unchecked Sendable { var refused = false }
         let flag = Flag()
-        let thread = Thread.start {
+        let thread = WorkerThread.start {
             for i in 0..<10_000 where !queue.push(i) { flag.refused = true; return }
             queue.close()
         }
