@@ -77,6 +77,44 @@ import Testing
         #expect(throws: EntityIndexError.self) { try q([.init(property: "status", op: .gt, value: 3)]) }
     }
 
+    /// A sorted query with a limit walks the sort index (bounded by filters on the sort property, and without the
+    /// general plan when such a filter rules out entities lacking the property); it must agree with the general plan.
+    @Test func sortedLimitedQueriesAgreeWithTheGeneralPlan() throws {
+        let store = try TestSupport.store()
+        var records: [JSONValue] = []
+        for i in 0..<80 {
+            var properties: [(String, JSONValue)] = [("status", .string(i % 3 == 0 ? "open" : "paid"))]
+            if i % 7 != 0 { properties.append(("total", i % 11 == 0 ? .null : .number(JSONNumber(Double((i * 7) % 50))))) }
+            records.append(TestSupport.record("task", "t\(i)", "Task", [("properties", .object(JSONObject(properties.map { (key: $0.0, value: $0.1) })))]))
+            // A type where the sort property is sometimes an array: no shortcut applies.
+            let total: JSONValue = i % 4 == 0 ? .array([.number(JSONNumber(Double(i % 30))), .number(JSONNumber(Double(45 - i % 30)))]) : .number(JSONNumber(Double(i % 30)))
+            records.append(TestSupport.record("bag", "b\(i)", "Bag", [("properties", .object(JSONObject([(key: "total", value: total), (key: "status", value: .string(i % 2 == 0 ? "open" : "paid"))])))]))
+        }
+        _ = try store.ingest(records)
+        let filterSets: [[PropertyFilter]] = [
+            [.init(property: "total", op: .ge, value: 40)], [.init(property: "total", op: .lt, value: 5)],
+            [.init(property: "total", op: .between, value: [10, 12])], [.init(property: "total", op: .eq, value: 21)],
+            [.init(property: "total", op: .ne, value: 21)], [.init(property: "status", op: .eq, value: "open")],
+            [.init(property: "total", op: .gt, value: 30), .init(property: "status", op: .eq, value: "open")],
+            [.init(property: "total", op: .le, value: 3), .init(property: "total", op: .ge, value: 1)], [],
+        ]
+        var compared = 0
+        for type in ["task", "bag"] {
+            for filters in filterSets {
+                for descending in [true, false] {
+                    let sort = [PropertySort(property: "total", descending: descending)]
+                    let all = try store.query(PropertyQueryRequest(type: type, filters: filters, sort: sort)).map(\.key.id)
+                    for limit in [1, 3, 10, 200] {
+                        let limited = try store.query(PropertyQueryRequest(type: type, filters: filters, sort: sort, limit: limit)).map(\.key.id)
+                        #expect(limited == Array(all.prefix(limit)), "\(type) \(filters.map { "\($0.property) \($0.op) \($0.value)" }) \(descending) \(limit)")
+                        compared += 1
+                    }
+                }
+            }
+        }
+        #expect(compared == 144)
+    }
+
     @Test func declaredDatesAndUnsortable() throws {
         let store = try TestSupport.store()
         try store.declare(type: "task", [PropertyDeclaration(name: "due", kind: .date), PropertyDeclaration(name: "note", kind: .string, sortable: false)])

@@ -89,6 +89,16 @@ extension EntityStore {
                     WHERE s.name = ? AND s.\(column) IS NOT NULL AND s.ord = 0 AND e.type = ? AND e.expires_at > ?
                     """
                 var arguments: [SQLValue] = [.text(first.property), .text(request.type), .integer(now)]
+                // An AND filter comparing the sort property (single-valued) also bounds the walk itself, so that it
+                // stops where the range ends instead of checking every other entity.
+                let bounds = request.mode == .and && !sortInfo[0].multi
+                    ? request.filters.filter { $0.property == first.property && [.eq, .lt, .le, .gt, .ge, .between].contains($0.op) } : []
+                for bound in bounds {
+                    let b = try compile(bound, info: sortInfo[0], style: .bound)
+                    guard b.sql.hasPrefix("s.\(column) ") else { continue }
+                    sql += " AND " + b.sql
+                    arguments += b.arguments
+                }
                 if !filter.sql.isEmpty {
                     sql += " AND " + filter.sql
                     arguments += filter.arguments
@@ -97,6 +107,11 @@ extension EntityStore {
                 arguments += Array(orderArguments.dropFirst(2)) + [.integer(Int64(limit))]
                 let results = try db.prepare(sql).rows(arguments, Self.readEntity)
                 if results.count == limit { return results }
+                // Fewer: the walk saw every entity that has the sort property. The rest would lack it, but when an
+                // AND filter is on that property (single-valued), an entity without it matches nothing: done.
+                let filtersSortProperty = request.mode == .and && !sortInfo[0].multi
+                    && request.filters.contains { $0.property == first.property }
+                if filtersSortProperty { return results }
             }
 
             let filter = try compileFilters(request.filters, type: request.type, mode: request.mode, style: .collect)
@@ -159,7 +174,8 @@ extension EntityStore {
 
     /// How a filter is checked: by collecting the matching entities (good when they are few), or by looking each
     /// entity up (good when entities come from somewhere else, such as a sort index or search candidates).
-    enum FilterStyle { case collect, lookup }
+    /// `bound`: the comparison alone, on the sort walk's row `s` (for filters on the sort property).
+    enum FilterStyle { case collect, lookup, bound }
 
     /// Compiles filters into a condition on `e.rowid`.
     func compileFilters(_ filters: [PropertyFilter], type: String?, mode: PropertyQueryRequest.Mode,
@@ -236,6 +252,9 @@ extension EntityStore {
             condition = filter.op == .hasPrefix ? "substr(p.text, 1, length(?)) = ?" : "substr(p.text, -length(?)) = ?"
             args += [.text(key), .text(key)]
         }
+        if style == .bound {
+            return SQLFragment(sql: condition.replacingAll("p.", "s."), arguments: Array(args.dropFirst()))
+        }
         if style == .lookup {
             // Unary + keeps SQLite from scanning a value index per entity: the lookup must use the primary key.
             condition = condition.replacingAll("p.num", "+p.num").replacingAll("p.text", "+p.text")
@@ -249,7 +268,7 @@ extension EntityStore {
                 arguments: [.text(name)] + args)
         case (.lookup, false):
             return SQLFragment(sql: "EXISTS (\(base) AND p.entity = e.rowid AND \(condition))", arguments: args)
-        case (.lookup, true):
+        case (.lookup, true), (.bound, _):
             return SQLFragment(
                 sql: "EXISTS (\(base) AND p.entity = e.rowid AND p.kind != 'null') AND NOT EXISTS (\(base) AND p.entity = e.rowid AND \(condition))",
                 arguments: [.text(name)] + args)
