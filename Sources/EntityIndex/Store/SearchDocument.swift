@@ -10,6 +10,8 @@ struct SearchDocument {
     var columns: [String]
     /// The title's tokens alone (no compound or CJK expansions), for the exactness tier.
     var titlePlain: String
+    /// The document's words for `vocabulary` (terms without digits), repeats included.
+    var vocabularyTerms: [String]
 
     init(_ record: EntityRecord, declarations: [String: PropertyDeclaration]) {
         var title = [record.title], names = record.synonyms + record.keywords
@@ -26,23 +28,15 @@ struct SearchDocument {
             default: props += texts
             }
         }
+        var vocabulary: [String] = []
         func text(_ parts: [String]) -> String {
-            parts.map(TextAnalyzer.indexText).filter { !$0.isEmpty }.joined(separator: " ")
+            let terms = parts.flatMap(TextAnalyzer.indexTerms)
+            vocabulary += terms.filter { !$0.utf8.contains { $0 >= 0x30 && $0 <= 0x39 } }
+            return terms.joined(separator: " ")
         }
-        columns = [text(title), text(names), text(subtitle), text(description), text(props), TextAnalyzer.indexText(record.id)]
+        columns = [text(title), text(names), text(subtitle), text(description), text(props), text([record.id])]
+        vocabularyTerms = vocabulary
         titlePlain = TextAnalyzer.tokens(record.title).map(\.text).joined(separator: " ")
-    }
-
-    /// The distinct words of the document that go into `vocabulary` (terms without digits).
-    var vocabularyTerms: [String] {
-        var seen = Set<Substring>()
-        var terms: [String] = []
-        for column in columns {
-            for term in column.split(separator: " ") where !term.utf8.contains(where: { $0 >= 0x30 && $0 <= 0x39 }) {
-                if seen.insert(term).inserted { terms.append(String(term)) }
-            }
-        }
-        return terms
     }
 
     /// The searchable strings of a property value. Date-times are left out: their digits would only add noise
