@@ -58,10 +58,16 @@ extension EntityStore {
     func writeSearchDocument(_ doc: SearchDocument, rowid: Int64, replacing: Bool, newTerms: [String]) throws {
         let columns = doc.columns.map { SQLValue.text($0) }
         if replacing {
-            try db.run("""
-                INSERT INTO search(search, rowid, title, names, subtitle, description, props, ident)
-                SELECT 'delete', rowid, title, names, subtitle, description, props, ident FROM search_doc WHERE rowid = ?
-                """, [.integer(rowid)])
+            // The old entry's text, then a single-row 'delete' (an INSERT … SELECT would run in a statement
+            // transaction, which makes FTS5 flush its pending terms; see schema/004).
+            let old = try db.rows("SELECT title, names, subtitle, description, props, ident FROM search_doc WHERE rowid = ?",
+                                  [.integer(rowid)]) { s in (0..<6).map { SQLValue.text(s.text(Int32($0))) } }
+            if let old = old.first {
+                try db.run("""
+                    INSERT INTO search(search, rowid, title, names, subtitle, description, props, ident)
+                    VALUES ('delete', ?, ?, ?, ?, ?, ?, ?)
+                    """, [.integer(rowid)] + old)
+            }
             try db.run("""
                 UPDATE search_doc SET title = ?, names = ?, subtitle = ?, description = ?, props = ?, ident = ?, title_plain = ?
                 WHERE rowid = ?
