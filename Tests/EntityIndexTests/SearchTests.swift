@@ -35,6 +35,18 @@ import Testing
                 "a limit larger than the window widens it")
     }
 
+    @Test func anOldTitleMatchIsKeptWhenTheSearchWidensToEveryField() throws {
+        let store = try TestSupport.store()
+        _ = try store.ingest([TestSupport.record("item", "old", "Copper kettle")])
+        _ = try store.ingest((0..<(EntityStore.rankWindow + 100)).map {
+            TestSupport.record("item", "n\($0)", "Item \($0)", [("description", .string("a copper pot and a kettle"))])
+        })
+        // Fewer title matches than the limit, so the search widens; the title match must not be dropped for the
+        // newer description matches.
+        #expect(try ids(store, "copper kettle").first == "old")
+        #expect(try ids(store, "kettle copper").first == "old")
+    }
+
     @Test("spelling variants find each other", arguments: [
         ("Müller GmbH", "mueller"), ("Müller GmbH", "muller"), ("Muller & Co", "müller"), ("東京タワー", "东京"),
         ("东京塔", "東京"), ("مكتبة الإسكندرية", "مكتبه"), ("Ёлка", "елка"), ("ラーメン屋", "らーめん"),

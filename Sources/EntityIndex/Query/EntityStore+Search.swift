@@ -113,9 +113,9 @@ extension EntityStore {
             return try db.rows(sql, [.text(expression)] + arguments) { ranker.features(CandidateRow(statement: $0)) }
         }
         // Matches in the title, names and id outrank every other (the attribute tier), so look there first and
-        // widen to every column only when they are too few.
+        // widen to every column only when they are too few (keeping them: they may be older than the wider window).
         var hits = try fetch("{title names ident} : (" + query.expression + ")")
-        if hits.count < request.limit { hits = try fetch(query.expression) }
+        if hits.count < request.limit { hits += try fetch(query.expression) }
         var seen = Set<Int64>()
         var candidates: [Ranker.Ranked] = []
         for c in hits where seen.insert(c.rowid).inserted { candidates.append(c) }
