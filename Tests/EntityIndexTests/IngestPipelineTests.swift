@@ -65,6 +65,21 @@ import Testing
         }
     }
 
+    @Test func aWriteErrorStopsTheReaderAndLeavesNothing() throws {
+        let store = try TestSupport.store()
+        let path = TestSupport.temporaryDirectory() + "/in.ndjson"
+        TestSupport.write(path, lines(5000))
+        let fd = open(path, O_RDONLY)
+        defer { close(fd) }
+        let ingestion = try store.beginIngest()
+        try store.db.execute("PRAGMA query_only = ON") // every write now fails, with the reader far ahead
+        #expect(throws: EntityIndexError.self) { try ingestion.addAll(from: JSONStreamReader(fd: fd)) { _, _ in } }
+        ingestion.rollback()
+        try store.db.execute("PRAGMA query_only = OFF")
+        #expect(try store.db.scalar("SELECT count(*) FROM entity")?.int == 0)
+        #expect(try store.ingest([TestSupport.record("task", "1", "After")]) == IngestCounts(inserted: 1), "the store still works")
+    }
+
     @Test func theQueueKeepsOrderAndUnblocksAProducerWhenClosed() {
         let queue = HandoffQueue<Int>(capacity: 4)
         final class Flag: @unchecked Sendable { var refused = false }
