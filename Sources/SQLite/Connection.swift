@@ -117,22 +117,7 @@ extension Connection {
 
     /// Runs `body` inside a transaction: committed when it returns, rolled back when it throws.
     public func transaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
-        try execute("BEGIN \(kind.rawValue)")
-        do {
-            let result = try body()
-            try execute("COMMIT")
-            return result
-        } catch {
-            if isInTransaction { try? execute("ROLLBACK") }
-            throw error
-        }
-    }
-
-    /// Runs the reads of `body` in one read transaction (one snapshot, one lock taken instead of one per statement),
-    /// or in the open transaction if there is one.
-    public func read<T>(_ body: () throws -> T) throws -> T {
-        guard !isInTransaction else { return try body() }
-        try run("BEGIN")
+        try run("BEGIN \(kind.rawValue)")
         do {
             let result = try body()
             try run("COMMIT")
@@ -141,6 +126,12 @@ extension Connection {
             if isInTransaction { try? run("ROLLBACK") }
             throw error
         }
+    }
+
+    /// Runs the reads of `body` in one read transaction (one snapshot, one lock taken instead of one per statement),
+    /// or in the open transaction if there is one.
+    public func read<T>(_ body: () throws -> T) throws -> T {
+        isInTransaction ? try body() : try transaction(.deferred, body)
     }
 
     /// Runs `body` inside a savepoint, which nests inside an open transaction.
