@@ -144,6 +144,9 @@ struct BenchError: Error, CustomStringConvertible {
 }
 
 /// Runs a command to completion; returns its status, peak resident memory (KiB) and wall time (s).
+///
+/// The peak is the child's own `VmHWM`, read from /proc while it runs: `wait4`'s `ru_maxrss` would also count this
+/// process's memory, which the child inherits at exec when it is spawned with vfork (glibc's posix_spawn).
 func spawn(_ argv: [String]) -> (Int32, Int, Double) {
     var pid: pid_t = 0
     let cArgs = argv.map { strdup($0) } + [nil]
@@ -155,8 +158,19 @@ func spawn(_ argv: [String]) -> (Int32, Int, Double) {
     defer { posix_spawn_file_actions_destroy(&actions) }
     let t = now()
     guard posix_spawn(&pid, argv[0], &actions, nil, cArgs, environ) == 0 else { return (-1, 0, 0) }
+    var peakKiB = 0
     var status: Int32 = 0
-    var usage = rusage()
-    wait4(pid, &status, 0, &usage)
-    return ((status >> 8) & 0xFF, Int(usage.ru_maxrss), now() - t)
+    while waitpid(pid, &status, WNOHANG) == 0 {
+        peakKiB = max(peakKiB, highWaterMarkKiB(pid))
+        usleep(2_000)
+    }
+    return ((status >> 8) & 0xFF, peakKiB, now() - t)
+}
+
+/// `VmHWM` of a running process, in KiB (0 once it has exited).
+func highWaterMarkKiB(_ pid: pid_t) -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+        let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+    else { return 0 }
+    return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
 }
