@@ -42,6 +42,19 @@ import Testing
         #expect(try ingestFile(piped, text) == IngestCounts(unchanged: 3000))
     }
 
+    /// The reading thread skips analyzing records it finds stored unchanged; the writer must still analyze a record
+    /// that changed earlier in the same input.
+    @Test func aRecordChangedEarlierInTheSameInputIsStillIndexed() throws {
+        let store = try TestSupport.store()
+        let v1 = #"{"type":"task","id":"a","title":"Amber lantern"}"#, v2 = #"{"type":"task","id":"a","title":"Cobalt kettle"}"#
+        #expect(try ingestFile(store, v1 + "\n") == IngestCounts(inserted: 1))
+        #expect(try ingestFile(store, [v1, v2, v1, v2, v1].joined(separator: "\n") + "\n") == IngestCounts(updated: 4, unchanged: 1))
+        #expect(try store.search(SearchRequest(query: "amber")).map(\.key.id) == ["a"])
+        #expect(try store.search(SearchRequest(query: "cobalt")).isEmpty)
+        #expect(try store.db.scalar("INSERT INTO search(search, rank) VALUES ('integrity-check', 1)") == nil)
+        #expect(try ingestFile(store, v1 + "\n") == IngestCounts(unchanged: 1))
+    }
+
     @Test func listsEveryBadRecordInOrderAndWritesNothing() throws {
         let store = try TestSupport.store()
         let text = lines(2000, bad: [5: "{not json", 1200: #"{"type":"task","id":"x"}"#, 1999: #"{"type":"task","id":"y","title":"ok"#])

@@ -1,4 +1,5 @@
 import JSON
+import SQLite
 
 extension Ingestion {
     /// Reads every record of `reader` and adds it, on two threads: a reading thread parses, validates and analyzes
@@ -8,7 +9,8 @@ extension Ingestion {
     /// `progress` is called on this thread with the records read so far and the bytes read.
     public func addAll(from reader: JSONStreamReader, progress: (_ records: Int, _ bytes: Int) -> Void) throws(EntityIndexError) {
         let queue = HandoffQueue<Chunk>(capacity: 8)
-        let producer = Producer(reader: reader, preparer: preparer, queue: queue)
+        let producer = Producer(reader: reader, preparer: preparer, queue: queue,
+                                databasePath: store.path == ":memory:" || store.path.isEmpty ? nil : store.path)
         let thread = WorkerThread.start { producer.run() }
         defer {
             queue.close()
@@ -31,12 +33,34 @@ extension Ingestion {
         let reader: JSONStreamReader
         let preparer: RecordPreparer
         let queue: HandoffQueue<Chunk>
+        let databasePath: String?
         static let chunkSize = 256
 
-        init(reader: JSONStreamReader, preparer: RecordPreparer, queue: HandoffQueue<Chunk>) {
+        init(reader: JSONStreamReader, preparer: RecordPreparer, queue: HandoffQueue<Chunk>, databasePath: String?) {
             self.reader = reader
             self.preparer = preparer
             self.queue = queue
+            self.databasePath = databasePath
+        }
+
+        /// A read-only connection of this thread, to skip analyzing records that are stored unchanged (pushing the
+        /// same data again is common). Only a hint: the writer compares again inside its transaction and analyzes
+        /// what it finds changed.
+        private var stored: Connection?
+
+        private func isStoredUnchanged(_ record: EntityRecord, _ text: String) -> Bool {
+            guard let stored, let statement = try? stored.cached("SELECT record FROM entity WHERE type = ? AND id = ?"),
+                (try? statement.bind([.text(record.type), .text(record.id)])) != nil
+            else { return false }
+            defer { statement.reset() }
+            return (try? statement.step()) == true && statement.text(0) == text
+        }
+
+        /// Validates a record and, unless it is stored unchanged, analyzes it.
+        private func prepare(_ value: JSONValue, position: Int, line: Int) -> PreparedRecord {
+            let prepared = preparer.prepare(value, position: position, line: line, derive: false)
+            guard case .valid(let record, let text, nil) = prepared.outcome, !isStoredUnchanged(record, text) else { return prepared }
+            return PreparedRecord(position: position, line: line, outcome: .valid(record, text: text, derived: preparer.derive(record)))
         }
 
         /// Words already handed over: the writer adds each to `vocabulary` once (the ingest commits or rolls back whole).
@@ -50,6 +74,8 @@ extension Ingestion {
         }
 
         func run() {
+            stored = databasePath.flatMap { try? Connection(path: $0, mode: .readOnly) }
+            defer { stored = nil }
             let parser = JSONParser()
             var chunk = Chunk()
             var position = 0
@@ -63,7 +89,7 @@ extension Ingestion {
                     position = element.position
                     do {
                         let value = try parser.parse(element.bytes)
-                        chunk.records.append(keepingNewTerms(preparer.prepare(value, position: element.position, line: element.line, derive: true)))
+                        chunk.records.append(keepingNewTerms(prepare(value, position: element.position, line: element.line)))
                     } catch {
                         chunk.records.append(preparer.rejected(RecordProblem(
                             position: element.position, line: element.line, problem: "is not valid JSON: \(error)")))
