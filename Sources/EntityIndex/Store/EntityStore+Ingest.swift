@@ -60,7 +60,7 @@ public final class Ingestion {
 
     /// Validates and upserts one record; problems are collected, not thrown.
     public func add(_ value: JSONValue, position: Int? = nil, line: Int? = nil) throws(EntityIndexError) {
-        try add(preparer.prepare(value, position: position ?? (self.position + 1), line: line, derive: false))
+        try add(preparer.prepare(value, position: position ?? (self.position + 1), line: line))
     }
 
     /// Upserts one prepared record, or collects its problems.

@@ -58,7 +58,7 @@ extension Ingestion {
 
         /// Validates a record and, unless it is stored unchanged, analyzes it.
         private func prepare(_ value: JSONValue, position: Int, line: Int) -> PreparedRecord {
-            let prepared = preparer.prepare(value, position: position, line: line, derive: false)
+            let prepared = preparer.prepare(value, position: position, line: line)
             guard case .valid(let record, let text, nil) = prepared.outcome, !isStoredUnchanged(record, text) else { return prepared }
             return PreparedRecord(position: position, line: line, outcome: .valid(record, text: text, derived: preparer.derive(record)))
         }

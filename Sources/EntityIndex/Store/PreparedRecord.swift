@@ -1,7 +1,8 @@
 import JSON
 
-/// One record made ready for writing, without touching the database: validated, serialized, and (when asked) its
-/// search document and property rows computed. Preparing is pure, so it can run on another thread than the writing.
+/// One record made ready for writing, without touching the database: validated, serialized, and (unless it is known
+/// to be stored unchanged) its search document and property rows computed. Preparing is pure, so it can run on
+/// another thread than the writing; the writer derives what was not.
 public struct PreparedRecord: Sendable {
     let position: Int
     let line: Int?
@@ -53,8 +54,8 @@ public struct RecordPreparer: Sendable {
 
     func declarations(for type: String) -> [String: PropertyDeclaration] { declarations[type] ?? [:] }
 
-    /// Validates a record; with `derive`, also computes its search document and property rows.
-    public func prepare(_ value: JSONValue, position: Int, line: Int?, derive: Bool) -> PreparedRecord {
+    /// Validates and serializes a record; `derive` computes what the index needs from it.
+    public func prepare(_ value: JSONValue, position: Int, line: Int?) -> PreparedRecord {
         switch RecordValidator.validate(value, position: position, line: line) {
         case .failure(let failure):
             return PreparedRecord(position: position, line: line, outcome: .invalid(failure.problems))
@@ -66,7 +67,7 @@ public struct RecordPreparer: Sendable {
                     problem: "is \(text.utf8.count) bytes; the maximum is \(RecordLimits.maxRecordBytes)")]))
             }
             return PreparedRecord(position: position, line: line,
-                                  outcome: .valid(record, text: text, derived: derive ? self.derive(record) : nil))
+                                  outcome: .valid(record, text: text, derived: nil))
         }
     }
 
