@@ -64,6 +64,8 @@ extension Ingestion {
         }
 
         /// Words already handed over: the writer adds each to `vocabulary` once (the ingest commits or rolls back whole).
+        /// The writer can skip a record handed over with words only when an earlier record of the input stored the same
+        /// text for it; that one carried the words, or was itself stored unchanged, so its words are already there.
         private var handedTerms = Set<String>()
 
         private func keepingNewTerms(_ prepared: PreparedRecord) -> PreparedRecord {
