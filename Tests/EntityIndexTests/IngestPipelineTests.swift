@@ -53,6 +53,11 @@ import Testing
         #expect(try store.search(SearchRequest(query: "cobalt")).isEmpty)
         #expect(try store.db.scalar("INSERT INTO search(search, rank) VALUES ('integrity-check', 1)") == nil)
         #expect(try ingestFile(store, v1 + "\n") == IngestCounts(unchanged: 1))
+        try store.db.execute("CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, search, 'row')")
+        let missing = try store.db.rows("SELECT term FROM temp.v WHERE term NOT GLOB '*[0-9]*' AND term NOT IN (SELECT term FROM vocabulary)") {
+            $0.text(0)
+        }
+        #expect(missing == [], "every indexed word is in the vocabulary")
     }
 
     @Test func listsEveryBadRecordInOrderAndWritesNothing() throws {
