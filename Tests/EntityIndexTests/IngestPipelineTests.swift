@@ -30,7 +30,9 @@ import Testing
         let text = lines(3000)
         let piped = try TestSupport.store(), sequential = try TestSupport.store()
         #expect(try ingestFile(piped, text) == IngestCounts(inserted: 3000))
-        _ = try sequential.ingest(text.split(separator: "\n").map { TestSupport.json(String($0)) })
+        let oneByOne = try sequential.beginIngest()
+        for line in text.split(separator: "\n") { try oneByOne.add(TestSupport.json(String(line))) }
+        _ = try oneByOne.finish()
         for table in ["entity", "search_doc", "property", "property_kind"] {
             let sql = "SELECT * FROM \(table) ORDER BY 1, 2, 3"
             let a = try piped.db.rows(sql) { s in (0..<s.columnCount).map { "\(s.value($0))" }.joined(separator: "|") }
@@ -58,6 +60,18 @@ import Testing
             $0.text(0)
         }
         #expect(missing == [], "every indexed word is in the vocabulary")
+    }
+
+    @Test func aListIsIngestedOnTwoThreadsWithTheSameOutcome() throws {
+        let values = lines(1000, bad: [500: #"{"type":"task","id":"x","title":""}"#]).split(separator: "\n").map { TestSupport.json(String($0)) }
+        let store = try TestSupport.store()
+        #expect(throws: EntityIndexError.self) { try store.ingest(values) }
+        do { _ = try store.ingest(values) } catch { #expect(error.details.map(\.position) == [501]) }
+        var good = values
+        good.remove(at: 500)
+        #expect(try store.ingest(good) == IngestCounts(inserted: 999))
+        #expect(try store.ingest(good) == IngestCounts(unchanged: 999))
+        #expect(try store.search(SearchRequest(query: "task 999")).first?.key.id == "999")
     }
 
     @Test func listsEveryBadRecordInOrderAndWritesNothing() throws {

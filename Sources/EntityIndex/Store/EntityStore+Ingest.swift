@@ -188,11 +188,20 @@ extension EntityStore {
     }
 
     /// Ingests a list of records at once (the pipe's `ingest`).
+    ///
+    /// Many records are prepared on a second thread while this one writes (see `Ingestion.addAll`).
     public func ingest(_ records: [JSONValue]) throws(EntityIndexError) -> IngestCounts {
         let ingestion = try beginIngest()
-        for record in records { try ingestion.add(record) }
+        if records.count >= Self.parallelIngestThreshold {
+            try ingestion.addAll(records)
+        } else {
+            for record in records { try ingestion.add(record) }
+        }
         return try ingestion.finish()
     }
+
+    /// From this many records a list is ingested on two threads (below, starting a thread costs more than it saves).
+    static let parallelIngestThreshold = 256
 
     /// Deletes entities past their expiry. Called by every write.
     ///

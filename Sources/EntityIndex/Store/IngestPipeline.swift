@@ -8,8 +8,17 @@ extension Ingestion {
     ///
     /// `progress` is called on this thread with the records read so far and the bytes read.
     public func addAll(from reader: JSONStreamReader, progress: (_ records: Int, _ bytes: Int) -> Void) throws(EntityIndexError) {
+        try addAll(.stream(reader), progress: progress)
+    }
+
+    /// Adds parsed records, validating and analyzing them on a second thread while this one writes.
+    public func addAll(_ values: [JSONValue]) throws(EntityIndexError) {
+        try addAll(.values(values, firstPosition: position + 1)) { _, _ in }
+    }
+
+    private func addAll(_ source: Producer.Source, progress: (_ records: Int, _ bytes: Int) -> Void) throws(EntityIndexError) {
         let queue = HandoffQueue<Chunk>(capacity: 8)
-        let producer = Producer(reader: reader, preparer: preparer, queue: queue,
+        let producer = Producer(source: source, preparer: preparer, queue: queue,
                                 databasePath: store.path == ":memory:" || store.path.isEmpty ? nil : store.path)
         let thread = WorkerThread.start { producer.run() }
         defer {
@@ -28,16 +37,20 @@ extension Ingestion {
         var bytesRead = 0
     }
 
-    /// The reading side. It owns the reader once started.
+    /// The reading side. It owns its source once started.
     final class Producer: @unchecked Sendable {
-        let reader: JSONStreamReader
+        enum Source {
+            case stream(JSONStreamReader)
+            case values([JSONValue], firstPosition: Int)
+        }
+        let source: Source
         let preparer: RecordPreparer
         let queue: HandoffQueue<Chunk>
         let databasePath: String?
         static let chunkSize = 256
 
-        init(reader: JSONStreamReader, preparer: RecordPreparer, queue: HandoffQueue<Chunk>, databasePath: String?) {
-            self.reader = reader
+        init(source: Source, preparer: RecordPreparer, queue: HandoffQueue<Chunk>, databasePath: String?) {
+            self.source = source
             self.preparer = preparer
             self.queue = queue
             self.databasePath = databasePath
@@ -57,7 +70,7 @@ extension Ingestion {
         }
 
         /// Validates a record and, unless it is stored unchanged, analyzes it.
-        private func prepare(_ value: JSONValue, position: Int, line: Int) -> PreparedRecord {
+        private func prepare(_ value: JSONValue, position: Int, line: Int?) -> PreparedRecord {
             let prepared = preparer.prepare(value, position: position, line: line)
             guard case .valid(let record, let text, nil) = prepared.outcome, !isStoredUnchanged(record, text) else { return prepared }
             return PreparedRecord(position: position, line: line, outcome: .valid(record, text: text, derived: preparer.derive(record)))
@@ -78,30 +91,43 @@ extension Ingestion {
         func run() {
             stored = databasePath.flatMap { try? Connection(path: $0, mode: .readOnly) }
             defer { stored = nil }
-            let parser = JSONParser()
             var chunk = Chunk()
-            var position = 0
-            func hand() -> Bool {
-                chunk.bytesRead = reader.bytesRead
+            func add(_ record: PreparedRecord, bytesRead: Int) -> Bool {
+                chunk.records.append(record)
+                guard chunk.records.count == Self.chunkSize else { return true }
+                return hand(bytesRead: bytesRead)
+            }
+            func hand(bytesRead: Int) -> Bool {
+                chunk.bytesRead = bytesRead
                 defer { chunk = Chunk() }
                 return queue.push(chunk)
             }
-            do {
-                while let element = try reader.next() {
-                    position = element.position
-                    do {
-                        let value = try parser.parse(element.bytes)
-                        chunk.records.append(keepingNewTerms(prepare(value, position: element.position, line: element.line)))
-                    } catch {
-                        chunk.records.append(preparer.rejected(RecordProblem(
-                            position: element.position, line: element.line, problem: "is not valid JSON: \(error)")))
-                    }
-                    if chunk.records.count == Self.chunkSize, !hand() { return }
+            switch source {
+            case .values(let values, let first):
+                for (i, value) in values.enumerated() {
+                    if !add(keepingNewTerms(prepare(value, position: first + i, line: nil)), bytesRead: 0) { return }
                 }
-            } catch {
-                chunk.records.append(preparer.rejected(RecordProblem(position: position + 1, line: error.line, problem: error.message)))
+                if !chunk.records.isEmpty { _ = hand(bytesRead: 0) }
+            case .stream(let reader):
+                let parser = JSONParser()
+                var position = 0
+                do {
+                    while let element = try reader.next() {
+                        position = element.position
+                        let record: PreparedRecord
+                        do {
+                            record = keepingNewTerms(prepare(try parser.parse(element.bytes), position: element.position, line: element.line))
+                        } catch {
+                            record = preparer.rejected(RecordProblem(
+                                position: element.position, line: element.line, problem: "is not valid JSON: \(error)"))
+                        }
+                        if !add(record, bytesRead: reader.bytesRead) { return }
+                    }
+                } catch {
+                    chunk.records.append(preparer.rejected(RecordProblem(position: position + 1, line: error.line, problem: error.message)))
+                }
+                if !chunk.records.isEmpty { _ = hand(bytesRead: reader.bytesRead) }
             }
-            if !chunk.records.isEmpty { _ = hand() }
             queue.close()
         }
     }
