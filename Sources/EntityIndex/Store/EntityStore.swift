@@ -81,15 +81,16 @@ public final class EntityStore {
     /// Recomputes the normalized text of every entity (after the text pipeline changed) and rebuilds the index.
     func rebuildSearchText() throws {
         try db.run("DELETE FROM vocabulary")
-        try rederive(type: nil)
+        try rederive(type: nil, updatingIndex: false)
         try db.execute("INSERT INTO search(search) VALUES ('rebuild')")
         try setMeta("text_version", String(TextAnalyzer.version))
         try setMeta("icu_version", TextAnalyzer.icuVersion)
     }
 
     /// Re-derives what is computed from the stored records (id keys, search documents, property rows) for one type
-    /// or for all, after the text pipeline or a type's declarations changed.
-    func rederive(type: String?) throws {
+    /// or for all, after the text pipeline or a type's declarations changed. Without `updatingIndex` the FTS index is
+    /// left to the caller (a full rebuild re-reads every search document at once).
+    func rederive(type: String?, updatingIndex: Bool = true) throws {
         let rows = try type.map { t in
             try db.rows("SELECT rowid, record FROM entity WHERE type = ?", [.text(t)]) { ($0.int(0), $0.text(1)) }
         } ?? db.rows("SELECT rowid, record FROM entity") { ($0.int(0), $0.text(1)) }
@@ -101,7 +102,7 @@ public final class EntityStore {
             let derived = preparer.derive(record)
             try db.run("UPDATE entity SET id_key = ? WHERE rowid = ?", [.text(TextAnalyzer.idKey(record.id)), .integer(rowid)])
             try writeSearchDocument(derived.document, rowid: rowid, replacing: true,
-                                    newTerms: derived.terms.filter { knownTerms.insert($0).inserted })
+                                    newTerms: derived.terms.filter { knownTerms.insert($0).inserted }, updatingIndex: updatingIndex)
             try writeProperties(rowid: rowid, type: record.type, rows: derived.properties, replacing: true, kinds: &kinds)
         }
     }

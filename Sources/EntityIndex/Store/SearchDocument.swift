@@ -31,12 +31,17 @@ struct SearchDocument {
         var vocabulary: [String] = []
         func text(_ parts: [String]) -> String {
             let terms = parts.flatMap(TextAnalyzer.indexTerms)
-            vocabulary += terms.filter { !$0.utf8.contains { $0 >= 0x30 && $0 <= 0x39 } }
+            vocabulary += terms.filter(Self.isVocabularyWord)
             return terms.joined(separator: " ")
         }
         columns = [text(title), text(names), text(subtitle), text(description), text(props), text([record.id])]
         vocabularyTerms = vocabulary
         titlePlain = TextAnalyzer.tokens(record.title).map(\.text).joined(separator: " ")
+    }
+
+    /// Whether an index term goes into `vocabulary`: terms without digits (ids and codes stay out).
+    static func isVocabularyWord(_ term: String) -> Bool {
+        !term.utf8.contains { $0 >= 0x30 && $0 <= 0x39 }
     }
 
     /// The searchable strings of a property value. Date-times are left out: their digits would only add noise
@@ -54,20 +59,13 @@ extension EntityStore {
     /// Writes an entity's search document and its FTS entry (the old entry is deleted first when replacing).
     ///
     /// The FTS index is written by single-row statements rather than triggers: see schema/004_explicit_fts_writes.sql.
-    /// `newTerms` go into `vocabulary` (words already there are ignored).
-    func writeSearchDocument(_ doc: SearchDocument, rowid: Int64, replacing: Bool, newTerms: [String]) throws {
+    /// `newTerms` go into `vocabulary` (words already there are ignored). Without `updatingIndex`, only the document
+    /// is written (for a caller that rebuilds the whole index afterwards).
+    func writeSearchDocument(_ doc: SearchDocument, rowid: Int64, replacing: Bool, newTerms: [String],
+                             updatingIndex: Bool = true) throws {
         let columns = doc.columns.map { SQLValue.text($0) }
+        if replacing && updatingIndex { try deleteIndexEntry(rowid: rowid) }
         if replacing {
-            // The old entry's text, then a single-row 'delete' (an INSERT … SELECT would run in a statement
-            // transaction, which makes FTS5 flush its pending terms; see schema/004).
-            let old = try db.rows("SELECT title, names, subtitle, description, props, ident FROM search_doc WHERE rowid = ?",
-                                  [.integer(rowid)]) { s in (0..<6).map { SQLValue.text(s.text(Int32($0))) } }
-            if let old = old.first {
-                try db.run("""
-                    INSERT INTO search(search, rowid, title, names, subtitle, description, props, ident)
-                    VALUES ('delete', ?, ?, ?, ?, ?, ?, ?)
-                    """, [.integer(rowid)] + old)
-            }
             try db.run("""
                 UPDATE search_doc SET title = ?, names = ?, subtitle = ?, description = ?, props = ?, ident = ?, title_plain = ?
                 WHERE rowid = ?
@@ -78,12 +76,27 @@ extension EntityStore {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """, columns + [.text(doc.titlePlain), .integer(rowid)])
         }
-        try db.run("INSERT INTO search(rowid, title, names, subtitle, description, props, ident) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                   [.integer(rowid)] + columns)
+        if updatingIndex {
+            try db.run("INSERT INTO search(rowid, title, names, subtitle, description, props, ident) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       [.integer(rowid)] + columns)
+        }
         let vocabulary = try db.cached("INSERT OR IGNORE INTO vocabulary(term) VALUES (?)")
         for term in newTerms {
             try vocabulary.bind([.text(term)])
             while try vocabulary.step() {}
         }
+    }
+
+    /// Deletes an entity's FTS entry, which FTS5 needs given with the text it indexed: read from `search_doc`, then
+    /// a single-row 'delete' (an INSERT … SELECT would run in a statement transaction, which makes FTS5 flush its
+    /// pending terms; see schema/004).
+    private func deleteIndexEntry(rowid: Int64) throws {
+        let old = try db.rows("SELECT title, names, subtitle, description, props, ident FROM search_doc WHERE rowid = ?",
+                              [.integer(rowid)]) { s in (0..<6).map { SQLValue.text(s.text(Int32($0))) } }
+        guard let old = old.first else { return }
+        try db.run("""
+            INSERT INTO search(search, rowid, title, names, subtitle, description, props, ident)
+            VALUES ('delete', ?, ?, ?, ?, ?, ?, ?)
+            """, [.integer(rowid)] + old)
     }
 }
