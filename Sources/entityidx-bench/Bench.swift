@@ -50,6 +50,18 @@ func now() -> Double {
 /// Latency figures of one query class, in milliseconds.
 struct Latency {
     var samples: [Double]
+
+    init(samples: [Double]) { self.samples = samples }
+
+    /// Times `body` once per item, in milliseconds.
+    init<T>(timing items: [T], _ body: (T) throws -> Void) rethrows {
+        samples = try items.map { item in
+            let t = now()
+            try body(item)
+            return (now() - t) * 1000
+        }
+    }
+
     func percentile(_ p: Double) -> Double {
         let s = samples.sorted()
         guard !s.isEmpty else { return 0 }

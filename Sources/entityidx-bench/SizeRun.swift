@@ -37,23 +37,12 @@ struct SizeRun {
         for qc in corpus.queries(perClass: queriesPerClass) {
             for q in qc.queries.prefix(5) { _ = try store.search(SearchRequest(query: q)); _ = try baseline.search(q) }
             // Each system runs the class in its own loop, so that neither evicts the other's caches between queries.
-            var mine: [Double] = [], base: [Double] = [], piped: [Double] = []
-            for q in qc.queries {
-                let t = now()
-                _ = try store.search(SearchRequest(query: q))
-                mine.append((now() - t) * 1000)
+            let mine = try Latency(timing: qc.queries) { _ = try store.search(SearchRequest(query: $0)) }
+            let piped = try Latency(timing: qc.queries) {
+                _ = try pipe.call(#"{"jsonrpc":"2.0","id":1,"method":"search","params":{"query":"# + JSONWriter.string(.string($0)) + "}}")
             }
-            for q in qc.queries {
-                let t = now()
-                _ = try pipe.call(#"{"jsonrpc":"2.0","id":1,"method":"search","params":{"query":"# + JSONWriter.string(.string(q)) + "}}")
-                piped.append((now() - t) * 1000)
-            }
-            for q in qc.queries {
-                let t = now()
-                _ = try baseline.search(q)
-                base.append((now() - t) * 1000)
-            }
-            classes.append(ClassReport(name: qc.name, inProcess: Latency(samples: mine), pipe: Latency(samples: piped), baseline: Latency(samples: base)))
+            let base = try Latency(timing: qc.queries) { _ = try baseline.search($0) }
+            classes.append(ClassReport(name: qc.name, inProcess: mine, pipe: piped, baseline: base))
         }
         classes.append(try filterClass(store: store, baseline: baseline, pipe: pipe))
 
@@ -81,30 +70,18 @@ struct SizeRun {
 
     /// Property queries: orders with a status and a minimum total, sorted by total.
     func filterClass(store: EntityStore, baseline: Baseline, pipe: PipeClient) throws -> ClassReport {
-        var mine: [Double] = [], base: [Double] = [], piped: [Double] = []
-        func parameters(_ i: Int) -> (String, Double) { (Corpus.statuses[i % Corpus.statuses.count], Double(100 + (i * 37) % 400)) }
-        for i in 0..<queriesPerClass {
-            let (status, minTotal) = parameters(i)
-            let t = now()
+        let parameters = (0..<queriesPerClass).map { i in (status: Corpus.statuses[i % Corpus.statuses.count], minTotal: Double(100 + (i * 37) % 400)) }
+        let mine = try Latency(timing: parameters) { p in
             _ = try store.query(PropertyQueryRequest(
-                type: "order", filters: [PropertyFilter(property: "status", op: .eq, value: .string(status)),
-                                         PropertyFilter(property: "total", op: .ge, value: .number(JSONNumber(minTotal)))],
+                type: "order", filters: [PropertyFilter(property: "status", op: .eq, value: .string(p.status)),
+                                         PropertyFilter(property: "total", op: .ge, value: .number(JSONNumber(p.minTotal)))],
                 sort: [PropertySort(property: "total", descending: true)], limit: 20))
-            mine.append((now() - t) * 1000)
         }
-        for i in 0..<queriesPerClass {
-            let (status, minTotal) = parameters(i)
-            let t = now()
-            _ = try pipe.call(#"{"jsonrpc":"2.0","id":1,"method":"query","params":{"type":"order","filters":[{"property":"status","op":"eq","value":"\#(status)"},{"property":"total","op":"ge","value":\#(minTotal)}],"sort":[{"property":"total","order":"desc"}],"limit":20}}"#)
-            piped.append((now() - t) * 1000)
+        let piped = try Latency(timing: parameters) { p in
+            _ = try pipe.call(#"{"jsonrpc":"2.0","id":1,"method":"query","params":{"type":"order","filters":[{"property":"status","op":"eq","value":"\#(p.status)"},{"property":"total","op":"ge","value":\#(p.minTotal)}],"sort":[{"property":"total","order":"desc"}],"limit":20}}"#)
         }
-        for i in 0..<queriesPerClass {
-            let (status, minTotal) = parameters(i)
-            let t = now()
-            _ = try baseline.filter(status: status, minTotal: minTotal)
-            base.append((now() - t) * 1000)
-        }
-        return ClassReport(name: "filter", inProcess: Latency(samples: mine), pipe: Latency(samples: piped), baseline: Latency(samples: base))
+        let base = try Latency(timing: parameters) { p in _ = try baseline.filter(status: p.status, minTotal: p.minTotal) }
+        return ClassReport(name: "filter", inProcess: mine, pipe: piped, baseline: base)
     }
 
     func writeCorpus(_ corpus: Corpus, to path: String) throws {

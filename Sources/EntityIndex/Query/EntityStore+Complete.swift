@@ -12,14 +12,11 @@ extension EntityStore {
         else { return [] }
         do {
             try db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_vocab USING fts5vocab(main, search, 'row')")
-            var upper = Array(last.utf8)
-            upper[upper.count - 1] &+= 1
-            let high = String(decoding: upper, as: UTF8.self)
             // Scan at most 5,000 terms of the range, so that a one-letter prefix stays cheap.
             return try db.rows("""
                 SELECT term, doc FROM (SELECT term, doc FROM temp.search_vocab WHERE term >= ? AND term < ? LIMIT 5000)
                 WHERE term != ? ORDER BY doc DESC, term LIMIT ?
-                """, [.text(last), .text(high), .text(last), .integer(Int64(min(limit, Self.maxResults)))]) {
+                """, [.text(last), .text(last.prefixUpperBound), .text(last), .integer(Int64(min(limit, Self.maxResults)))]) {
                 (term: $0.text(0), documents: Int($0.int(1)))
             }
         } catch {

@@ -136,9 +136,7 @@ extension EntityStore {
         }
         let titleKey = query.tokens.joined(separator: " ")
         if !titleKey.isEmpty {
-            var upper = Array(titleKey.utf8)
-            upper[upper.count - 1] &+= 1
-            let high = query.terms.last?.prefix == true ? String(decoding: upper, as: UTF8.self) : titleKey + " \u{10FFFF}"
+            let high = query.terms.last?.prefix == true ? titleKey.prefixUpperBound : titleKey + " \u{10FFFF}"
             try lookUp("""
                 SELECT d.rowid FROM search_doc d JOIN entity e ON e.rowid = d.rowid
                 WHERE d.title_plain >= ? AND d.title_plain < ? AND \(conditions) LIMIT \(Self.titleLookupLimit)

@@ -15,17 +15,20 @@ enum PrefixExpansion {
 
     static func expand(_ terms: inout [QueryTerm], db: Connection) throws {
         guard let last = terms.indices.last, terms[last].prefix, case .plain(let word) = terms[last].kind,
-            word.unicodeScalars.count > indexedPrefixLength, !word.utf8.contains(where: { $0 >= 0x30 && $0 <= 0x39 })
+            word.unicodeScalars.count > indexedPrefixLength, SearchDocument.isVocabularyWord(word)
         else { return }
         let words = try db.rows("SELECT term FROM vocabulary WHERE term >= ? AND term < ? LIMIT \(maxCompletions + 1)",
-                                [.text(word), .text(upperBound(word))]) { $0.text(0) }
+                                [.text(word), .text(word.prefixUpperBound)]) { $0.text(0) }
         if !words.isEmpty && words.count <= maxCompletions { terms[last].completions = words }
     }
+}
 
-    /// The smallest string greater than every string starting with `prefix` (its last scalar incremented).
-    static func upperBound(_ prefix: String) -> String {
-        var scalars = Array(prefix.unicodeScalars)
-        let last = scalars[scalars.count - 1]
+extension String {
+    /// The end of the range of strings that start with this one, for `x >= prefix AND x < prefixUpperBound`: the
+    /// last scalar incremented (past the surrogate gap), which orders after every longer string in UTF-8 byte order.
+    var prefixUpperBound: String {
+        var scalars = Array(unicodeScalars)
+        guard let last = scalars.last else { return self }
         scalars[scalars.count - 1] = Unicode.Scalar(last.value + 1) ?? Unicode.Scalar(last.value + 0x801) ?? last
         return String(String.UnicodeScalarView(scalars))
     }

@@ -89,11 +89,10 @@ extension EntityStore {
                     WHERE s.name = ? AND s.\(column) IS NOT NULL AND s.ord = 0 AND e.type = ? AND e.expires_at > ?
                     """
                 var arguments: [SQLValue] = [.text(first.property), .text(request.type), .integer(now)]
-                // An AND filter comparing the sort property (single-valued) also bounds the walk itself, so that it
-                // stops where the range ends instead of checking every other entity.
-                let bounds = request.mode == .and && !sortInfo[0].multi
-                    ? request.filters.filter { $0.property == first.property && [.eq, .lt, .le, .gt, .ge, .between].contains($0.op) } : []
-                for bound in bounds {
+                // AND filters on the sort property (single-valued): a comparison also bounds the walk itself, so that
+                // it stops where the range ends instead of checking every other entity.
+                let sortFilters = request.mode == .and && !sortInfo[0].multi ? request.filters.filter { $0.property == first.property } : []
+                for bound in sortFilters where [.eq, .lt, .le, .gt, .ge, .between].contains(bound.op) {
                     let b = try compile(bound, info: sortInfo[0], style: .bound)
                     guard b.sql.hasPrefix("s.\(column) ") else { continue }
                     sql += " AND " + b.sql
@@ -108,10 +107,8 @@ extension EntityStore {
                 let results = try db.prepare(sql).rows(arguments, Self.readEntity)
                 if results.count == limit { return results }
                 // Fewer: the walk saw every entity that has the sort property. The rest would lack it, but when an
-                // AND filter is on that property (single-valued), an entity without it matches nothing: done.
-                let filtersSortProperty = request.mode == .and && !sortInfo[0].multi
-                    && request.filters.contains { $0.property == first.property }
-                if filtersSortProperty { return results }
+                // AND filter is on that property, an entity without it matches nothing: done.
+                if !sortFilters.isEmpty { return results }
             }
 
             let filter = try compileFilters(request.filters, type: request.type, mode: request.mode, style: .collect)
@@ -252,9 +249,6 @@ extension EntityStore {
             condition = filter.op == .hasPrefix ? "substr(p.text, 1, length(?)) = ?" : "substr(p.text, -length(?)) = ?"
             args += [.text(key), .text(key)]
         }
-        if style == .bound {
-            return SQLFragment(sql: condition.replacingAll("p.", "s."), arguments: Array(args.dropFirst()))
-        }
         if style == .lookup {
             // Unary + keeps SQLite from scanning a value index per entity: the lookup must use the primary key.
             condition = condition.replacingAll("p.num", "+p.num").replacingAll("p.text", "+p.text")
@@ -268,7 +262,9 @@ extension EntityStore {
                 arguments: [.text(name)] + args)
         case (.lookup, false):
             return SQLFragment(sql: "EXISTS (\(base) AND p.entity = e.rowid AND \(condition))", arguments: args)
-        case (.lookup, true), (.bound, _):
+        case (.bound, _):
+            return SQLFragment(sql: condition.replacingAll("p.", "s."), arguments: Array(args.dropFirst()))
+        case (.lookup, true):
             return SQLFragment(
                 sql: "EXISTS (\(base) AND p.entity = e.rowid AND p.kind != 'null') AND NOT EXISTS (\(base) AND p.entity = e.rowid AND \(condition))",
                 arguments: [.text(name)] + args)

@@ -23,12 +23,8 @@ enum TypoTolerance {
             var prefixes = [String(String.UnicodeScalarView(query[0..<2]))]
             if query.count > 2, query[1] != query[2] { prefixes.append(String(String.UnicodeScalarView([query[0], query[2]]))) }
             for start in prefixes {
-                var upper = Array(start.unicodeScalars)
-                upper[upper.count - 1] = Unicode.Scalar(upper[upper.count - 1].value + 1) ?? upper[upper.count - 1]
-                let low = start
-                let high = String(String.UnicodeScalarView(upper))
                 // `vocabulary` holds the words without digits: typos never apply to ids and codes.
-                let rows = try db.rows("SELECT term FROM vocabulary WHERE term >= ? AND term < ?", [.text(low), .text(high)]) {
+                let rows = try db.rows("SELECT term FROM vocabulary WHERE term >= ? AND term < ?", [.text(start), .text(start.prefixUpperBound)]) {
                     $0.text(0)
                 }
                 for term in rows where term != word {
