@@ -20,9 +20,14 @@ import Testing
         return String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// A kill can land before the schema is created: the database then has no tables at all (creating the
+    /// schema is one transaction), otherwise SQLite and FTS5 must both find it intact.
     func checkIntegrity(_ db: String) throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3") else { return }
         #expect(try sqlite(db, "PRAGMA integrity_check") == "ok")
+        let tables = try sqlite(db, "SELECT count(*) FROM sqlite_schema")
+        if tables == "0" { return }
+        #expect(try sqlite(db, "SELECT count(*) FROM sqlite_schema WHERE name = 'search'") == "1", "a schema half created: \(tables) objects")
         #expect(try sqlite(db, "INSERT INTO search(search, rank) VALUES ('integrity-check', 1)") == "")
     }
 
