@@ -4,8 +4,8 @@ import JSON
 
 /// `make bench`: entityidx against plain FTS5 on the same corpus and queries, at several sizes.
 ///
-/// Usage: entityidx-bench [--quick] [--sizes N,N…] [--binary PATH] [--out docs], or entityidx-bench generate N. Prints a table and writes docs/benchmarks.md and
-/// a latency chart (gnuplot, when installed).
+/// Usage: entityidx-bench [--quick] [--sizes N,N…] [--binary PATH] [--out DIR], or entityidx-bench generate N. Prints a
+/// table and writes DIR/benchmarks.md (docs by default) and a latency chart (gnuplot, when installed).
 @main struct Bench {
     static func main() throws {
         let args = CommandLine.arguments
@@ -20,6 +20,18 @@ import JSON
             }
             FileHandle.standardOutput.write(Data(writer.bytes))
             return
+        }
+        let usage = "usage: entityidx-bench [--quick] [--sizes N,N…] [--binary PATH] [--out DIR] | generate N"
+        var i = 1
+        while i < args.count {
+            switch args[i] {
+            case "--quick": i += 1
+            case let name where ["--sizes", "--binary", "--out"].contains(name) && i + 1 < args.count: i += 2
+            case "-h", "--help": print(usage); return
+            default:
+                FileHandle.standardError.write(Data("entityidx-bench: unexpected \"\(args[i])\"\n\(usage)\n".utf8))
+                exit(2)
+            }
         }
         let quick = args.contains("--quick")
         func option(_ name: String) -> String? { args.firstIndex(of: name).flatMap { $0 + 1 < args.count ? args[$0 + 1] : nil } }
