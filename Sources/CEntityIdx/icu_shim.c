@@ -51,6 +51,7 @@ typedef struct {
     eidx_token *tokens; int32_t tokenCap; int32_t count;
     char *out; int32_t outCap; int32_t outLen;
     int overflow;
+    int32_t extraFlags; /* added to every token emitted (EIDX_TOKEN_VARIANT while emitting a spelled-out form) */
 } sink;
 
 static int grow(void **p, int32_t *cap, int32_t need, size_t elem) {
@@ -100,7 +101,7 @@ static void emit(sink *k, const UChar *s, int32_t n, int32_t start, int32_t end,
     e = U_ZERO_ERROR;
     u_strToUTF8(k->out + k->outLen, k->outCap - k->outLen, &len, s, n, &e);
     eidx_token *t = &k->tokens[k->count++];
-    t->start = start; t->end = end; t->norm = k->outLen; t->normLength = len; t->flags = flags;
+    t->start = start; t->end = end; t->norm = k->outLen; t->normLength = len; t->flags = flags | k->extraFlags;
     k->outLen += len;
 }
 
@@ -236,7 +237,9 @@ static int flush_word(sink *k, int32_t from, int32_t to, int32_t flags) {
     if (rc == 0 && expanded) {
         if (!ensure_scratch(expandedLen * 18 + 16)) { free(expanded); return -1; }
         memcpy(tl.a, expanded, (size_t)expandedLen * sizeof(UChar));
+        k->extraFlags = EIDX_TOKEN_VARIANT;
         rc = normalize_emit(k, expandedLen, start, end);
+        k->extraFlags = 0;
     }
     free(expanded);
     return rc;
@@ -314,7 +317,7 @@ static int32_t to_utf16(const char *utf8, int32_t length) {
 
 int32_t eidx_analyze(const char *utf8, int32_t length, int32_t flags, eidx_token *tokens, int32_t tokenCapacity,
                      char *out, int32_t outCapacity, int32_t *tokenCount, int32_t *outLength) {
-    sink k = {tokens, tokenCapacity, 0, out, outCapacity, 0, 0};
+    sink k = {tokens, tokenCapacity, 0, out, outCapacity, 0, 0, 0};
     int32_t n = to_utf16(utf8, length);
     if (n < 0) return -1;
     UErrorCode e = U_ZERO_ERROR;

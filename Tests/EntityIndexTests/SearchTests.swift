@@ -51,11 +51,28 @@ import Testing
         ("Müller GmbH", "mueller"), ("Müller GmbH", "muller"), ("Muller & Co", "müller"), ("東京タワー", "东京"),
         ("东京塔", "東京"), ("مكتبة الإسكندرية", "مكتبه"), ("Ёлка", "елка"), ("ラーメン屋", "らーめん"),
         ("とうきょう", "トウキョウ"),
+        // A compound whose first part has an umlaut, typed either way (the spelled-out form must not split it).
+        ("Jürgen Müller-Lüdenscheidt", "müller-lüdenscheidt"), ("Jürgen Müller-Lüdenscheidt", "mueller-luedenscheidt"),
+        ("Praxis Dr. Müller's", "muller's"), ("Praxis Dr. Müller's", "mueller’s"), ("Büro Düsseldorf-Nord", "duesseldorf-nord"),
+        // Letters and digits typed together find them apart, and the other way round.
+        ("iPhone 15 Pro", "iphone15"), ("Galaxy S24 Ultra", "galaxy s 24"), ("MP3 player", "mp 3"),
     ])
     func spellingVariants(_ title: String, _ query: String) throws {
         let store = try TestSupport.store()
         _ = try store.ingest([TestSupport.record("item", "1", title)])
         #expect(try ids(store, query) == ["1"], "\(query) → \(title)")
+    }
+
+    @Test func lettersAndDigitsTogetherMatchOnlySideBySide() throws {
+        let store = try TestSupport.store()
+        _ = try store.ingest([
+            TestSupport.record("item", "order", "Order #1042-A"),
+            TestSupport.record("item", "model", "Model A1042 and K2 skis"),
+            TestSupport.record("item", "apart", "Size 15, a new iPhone case"),
+        ])
+        #expect(try ids(store, "1042a") == ["order"])
+        #expect(try ids(store, "a1042") == ["model"])
+        #expect(try ids(store, "iphone15").isEmpty, "iphone and 15 are not side by side")
     }
 
     @Test func rankingHintBreaksTies() throws {

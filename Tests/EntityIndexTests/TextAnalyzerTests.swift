@@ -77,6 +77,16 @@ import Testing
         #expect(TextAnalyzer.tokens("Müller", document: true).map(\.text) == ["muller", "mueller"])
     }
 
+    @Test func spelledOutVariantsFollowTheirWord() {
+        // A compound is indexed a second time spelled out, parts side by side; variants never become parts.
+        #expect(TextAnalyzer.indexText("Müller-Lüdenscheidt GmbH")
+            == "muller ludenscheidt mullerludenscheidt mueller luedenscheidt muellerluedenscheidt gmbh")
+        #expect(TextAnalyzer.indexText("Dr. Müller's") == "dr muller s mullers mueller s muellers")
+        #expect(TextAnalyzer.indexText("Baden-Württemberg") == "baden wurttemberg badenwurttemberg baden wuerttemberg badenwuerttemberg")
+        // Queries are never spelled out.
+        #expect(TextAnalyzer.words("Müller-Lüdenscheidt").count == 1)
+    }
+
     @Test func idKeyJoinsTokens() {
         #expect(TextAnalyzer.idKey("#1042-A") == "1042a")
         #expect(TextAnalyzer.idKey("1042") == "1042")

@@ -33,6 +33,7 @@ enum {
     EIDX_TOKEN_CJK = 1,    /* one Han, kana or Hangul character: callers build bigrams from runs */
     EIDX_TOKEN_DIGIT = 2,  /* contains a digit */
     EIDX_TOKEN_LETTER = 4, /* contains a letter */
+    EIDX_TOKEN_VARIANT = 8, /* another spelling of the token(s) just before it, with the same span (Müller -> mueller) */
 };
 
 enum {

@@ -190,7 +190,10 @@ struct SearchQuery: Sendable {
         var terms: [QueryTerm] = []
         for word in words.prefix(Self.maxTerms) {
             switch word {
-            case .plain(let t): terms.append(QueryTerm(kind: .plain(t.text), prefix: false))
+            case .plain(let t):
+                // `iphone15` also finds `iPhone 15`: a word of letters and digits matches its runs side by side.
+                let parts = TextAnalyzer.letterDigitParts(t)
+                terms.append(QueryTerm(kind: parts.count > 1 ? .compound(parts: parts, joined: t.text) : .plain(t.text), prefix: false))
             case .compound(let parts):
                 let texts = parts.map(\.text)
                 terms.append(QueryTerm(kind: .compound(parts: texts, joined: texts.joined()), prefix: false))

@@ -8,6 +8,8 @@ public struct Token: Sendable, Equatable {
     public var isCJK: Bool
     public var hasDigit: Bool
     public var hasLetter: Bool
+    /// Another spelling of the token before it, over the same span (a document's `Müller` also yields `mueller`).
+    public var isVariant: Bool = false
 }
 
 /// A word as a person typed it: a plain token, a compound joined by connectors (`#1042-A`, `e-mail`, `O'Neil`), or a
@@ -39,7 +41,7 @@ public enum Word: Sendable, Equatable {
 /// Bump `version` whenever the output of any step changes: opening a database indexed with another version rebuilds
 /// its normalized text.
 public enum TextAnalyzer {
-    public static let version = 4
+    public static let version = 5
 
     /// Characters that join two tokens into a compound when they stand alone between them.
     static let connectors: Set<Unicode.Scalar> = [
@@ -113,7 +115,8 @@ public enum TextAnalyzer {
                     return Token(text: String(decoding: slice, as: UTF8.self), start: Int(t.start), end: Int(t.end),
                                  isCJK: t.flags & Int32(EIDX_TOKEN_CJK) != 0,
                                  hasDigit: t.flags & Int32(EIDX_TOKEN_DIGIT) != 0,
-                                 hasLetter: t.flags & Int32(EIDX_TOKEN_LETTER) != 0)
+                                 hasLetter: t.flags & Int32(EIDX_TOKEN_LETTER) != 0,
+                                 isVariant: t.flags & Int32(EIDX_TOKEN_VARIANT) != 0)
                 }
             }
         }
@@ -122,31 +125,64 @@ public enum TextAnalyzer {
     // MARK: - Words
 
     /// Groups the tokens of `text` into words.
+    ///
+    /// A document's spelled-out variants (`mueller` beside `muller`) never join a compound; each word with variants
+    /// is followed by the same word spelled with them (`Müller-Lüdenscheidt` → `muller-ludenscheidt`, then
+    /// `mueller-luedenscheidt`), so that a compound typed either way finds its parts side by side.
     public static func words(_ text: String, document: Bool = false) -> [Word] {
-        let tokens = tokens(text, document: document)
-        guard !tokens.isEmpty else { return [] }
+        let all = tokens(text, document: document)
+        guard !all.isEmpty else { return [] }
         let utf8 = Array(text.utf8)
+        var primary: [Token] = []
+        var variants: [Int: Token] = [:]  // index in `primary` → its other spelling
+        var pending: [Int] = []  // primaries of the current span still without a variant
+        for token in all {
+            if token.isVariant {
+                if let i = pending.first { variants[i] = token; pending.removeFirst() }
+                continue
+            }
+            if let last = primary.last, last.start != token.start || last.end != token.end { pending.removeAll() }
+            pending.append(primary.count)
+            primary.append(token)
+        }
         var words: [Word] = []
-        for token in tokens {
+        var members: [[Int]] = []  // the primary indices of each word
+        for (index, token) in primary.enumerated() {
             if let last = words.last {
                 switch last {
                 case .cjk(var run) where token.isCJK && run.last!.end == token.start:
                     run.append(token)
                     words[words.count - 1] = .cjk(run)
+                    members[members.count - 1].append(index)
                     continue
                 case .plain(let p) where !token.isCJK && isConnector(utf8, p.end, token.start):
                     words[words.count - 1] = .compound([p, token])
+                    members[members.count - 1].append(index)
                     continue
                 case .compound(var parts) where !token.isCJK && isConnector(utf8, parts.last!.end, token.start):
                     parts.append(token)
                     words[words.count - 1] = .compound(parts)
+                    members[members.count - 1].append(index)
                     continue
                 default: break
                 }
             }
             words.append(token.isCJK ? .cjk([token]) : .plain(token))
+            members.append([index])
         }
-        return words
+        guard !variants.isEmpty else { return words }
+        var result: [Word] = []
+        for (word, indices) in zip(words, members) {
+            result.append(word)
+            guard indices.contains(where: { variants[$0] != nil }) else { continue }
+            switch word {
+            case .plain: result.append(.plain(variants[indices[0]]!))
+            case .compound(let parts):
+                result.append(.compound(zip(parts, indices).map { variants[$1] ?? $0 }))
+            case .cjk: break
+            }
+        }
+        return result
     }
 
     /// True when exactly one connector character stands between two byte offsets.
@@ -188,7 +224,13 @@ public enum TextAnalyzer {
 
     /// `a1042` also yields `a` and `1042`, so that the number inside a code is found.
     static func appendSplits(_ token: Token, to terms: inout [String]) {
-        guard token.hasDigit, token.hasLetter else { return }
+        let parts = letterDigitParts(token)
+        if parts.count > 1 { terms.append(contentsOf: parts) }
+    }
+
+    /// A token's runs of letters and of digits (`iphone15` → `iphone`, `15`); the token alone when it has one kind.
+    static func letterDigitParts(_ token: Token) -> [String] {
+        guard token.hasDigit, token.hasLetter else { return [token.text] }
         var current: [Character] = []
         var currentIsDigit: Bool?
         var parts: [String] = []
@@ -202,7 +244,7 @@ public enum TextAnalyzer {
             currentIsDigit = digit
         }
         parts.append(String(current))
-        if parts.count > 1 { terms.append(contentsOf: parts) }
+        return parts
     }
 
     /// A key for exact-id matching: the id's tokens concatenated (`#1042-A` → `1042a`).
