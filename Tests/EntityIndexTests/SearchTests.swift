@@ -109,6 +109,16 @@ import Testing
         #expect(spans.contains { $0["field"] == .string("subtitle") && $0["text"] == .string("東京") })
     }
 
+    @Test func aWordAndItsSpelledOutFormAreHighlightedOnce() throws {
+        let store = try TestSupport.store()
+        _ = try store.ingest([TestSupport.record("item", "1", "Dr. Müller's Praxis")])
+        for query in ["mu", "muller's", "praxis s"] {
+            let r = try #require(try store.search(SearchRequest(query: query, highlight: true)).first)
+            let texts = (r.extra["highlights"]?.array ?? []).map { $0["text"]?.string ?? "" }
+            #expect(texts.filter { $0 == "Müller's" } == ["Müller's"], "\(query): \(texts)")
+        }
+    }
+
     @Test func hiddenAndExpiredAreNotSearched() throws {
         let store = try TestSupport.store()
         _ = try store.ingest([

@@ -68,7 +68,8 @@ struct Highlighter {
                     result.append((chars[i].start, chars[j].end))
                     i = j + 1
                 }
-            } else {
+            } else if result.last.map({ $0 != (word.start, word.end) }) ?? true {
+                // A spelled-out variant follows its word over the same span: one highlight for both.
                 result.append((word.start, word.end))
             }
         }
