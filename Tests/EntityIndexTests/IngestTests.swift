@@ -130,6 +130,31 @@ import Testing
         #expect(try titles("echo") == ["99"])
         #expect(try titles("golf") == ["8"])
         #expect(try store.db.scalar("SELECT count(*) FROM search WHERE search MATCH 'alpha'")?.int == 46)
+        // The trigram index of codes too: every document has one entry, ids replaced and deleted with it.
+        #expect(try store.db.scalar("INSERT INTO search_code(search_code, rank) VALUES ('integrity-check', 1)") == nil)
+    }
+
+    /// A database made before codes were indexed (schema 5, text version 5) gains them when it is opened.
+    @Test func openingAnOlderDatabaseIndexesItsCodes() throws {
+        let dir = TestSupport.temporaryDirectory()
+        let path = dir + "/i.sqlite"
+        // Index a record, then take the database back to schema 5: no codes column, no search_code table.
+        let store = try EntityStore(path: path, now: Timestamp.parse("2026-03-02T09:00:00Z")!)
+        _ = try store.ingest([TestSupport.record("part", "K83913.39F29.59444AT", "Router")])
+        try store.db.execute("""
+            DROP TRIGGER search_doc_ad; DROP TABLE search_code; ALTER TABLE search_doc DROP COLUMN codes;
+            CREATE TRIGGER search_doc_ad AFTER DELETE ON search_doc BEGIN
+                INSERT INTO search(search, rowid, title, names, subtitle, description, props, ident)
+                VALUES ('delete', old.rowid, old.title, old.names, old.subtitle, old.description, old.props, old.ident);
+            END;
+            DELETE FROM schema_migrations WHERE version = 6; UPDATE meta SET value = '5' WHERE key = 'text_version'
+            """)
+        let reopened = try EntityStore(path: path, now: Timestamp.parse("2026-03-02T09:00:00Z")!)
+        #expect(try reopened.search(SearchRequest(query: "9444")).map(\.key.id) == ["K83913.39F29.59444AT"])
+        #expect(try reopened.db.scalar("INSERT INTO search_code(search_code, rank) VALUES ('integrity-check', 1)") == nil)
+        _ = try reopened.delete(DeleteRequest(type: "part", ids: ["K83913.39F29.59444AT"]))
+        #expect(try reopened.search(SearchRequest(query: "9444")).isEmpty)
+        #expect(try reopened.db.scalar("INSERT INTO search_code(search_code, rank) VALUES ('integrity-check', 1)") == nil)
     }
 
     @Test func reopeningRebuildsWhenTheTextVersionChanges() throws {

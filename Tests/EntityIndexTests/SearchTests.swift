@@ -75,6 +75,29 @@ import Testing
         #expect(try ids(store, "iphone15").isEmpty, "iphone and 15 are not side by side")
     }
 
+    @Test func aFragmentOfACodeFindsIt() throws {
+        let store = try TestSupport.store()
+        _ = try store.ingest([
+            TestSupport.record("part", "K83913.39F29.59444AT", "Router"),
+            TestSupport.record("part", "x1", "Cable HID98273DDE"),
+            TestSupport.record("part", "x2", "Adapter", [("properties", .object(JSONObject([("sku", .string("AB-77120-Z"))])))]),
+            TestSupport.record("part", "x3", "Order 1042"),
+            TestSupport.record("part", "x4", "Order 91042"),
+        ])
+        #expect(try ids(store, "9444") == ["K83913.39F29.59444AT"])
+        #expect(try ids(store, "39F29") == ["K83913.39F29.59444AT"])
+        #expect(try ids(store, "3DDE") == ["x1"])
+        #expect(try ids(store, "7712") == ["x2"])
+        #expect(try store.search(SearchRequest(query: "042", explain: true)).map { $0.extra["explain"]?["insideCode"] }
+                == [.bool(true), .bool(true)])
+        // Only when the words found nothing: a whole word or prefix keeps the codes that merely contain it out.
+        #expect(try ids(store, "1042") == ["x3"])
+        // Never for words without digits, for two letters, or beside other words.
+        #expect(try ids(store, "oute").isEmpty)
+        #expect(try ids(store, "44").isEmpty)
+        #expect(try ids(store, "router 9444").isEmpty)
+    }
+
     @Test func rankingHintBreaksTies() throws {
         let store = try TestSupport.store()
         _ = try store.ingest([

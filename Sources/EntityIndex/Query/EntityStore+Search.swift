@@ -105,12 +105,14 @@ extension EntityStore {
             """
         // Bounded work: the newest `rankWindow` matches are read, in one pass over the index in rowid order, and
         // ranked in Swift. (FTS5's bm25 would compute its IDF by scanning every match, which grows with the index.)
-        func fetch(_ expression: String) throws -> [Ranker.Ranked] {
+        func fetch(_ expression: String, table: String = "search", fragment: Bool = false) throws -> [Ranker.Ranked] {
             let sql = """
-                SELECT \(columns) FROM search JOIN entity e ON e.rowid = search.rowid JOIN search_doc d ON d.rowid = e.rowid
-                WHERE search MATCH ? AND \(conditions) ORDER BY search.rowid DESC LIMIT \(max(Self.rankWindow, request.limit))
+                SELECT \(columns) FROM \(table) JOIN entity e ON e.rowid = \(table).rowid JOIN search_doc d ON d.rowid = e.rowid
+                WHERE \(table) MATCH ? AND \(conditions) ORDER BY \(table).rowid DESC LIMIT \(max(Self.rankWindow, request.limit))
                 """
-            return try db.rows(sql, [.text(expression)] + arguments) { ranker.features(CandidateRow(statement: $0)) }
+            return try db.rows(sql, [.text(expression)] + arguments) {
+                fragment ? ranker.fragmentFeatures(CandidateRow(statement: $0)) : ranker.features(CandidateRow(statement: $0))
+            }
         }
         // Matches in the title, names and id outrank every other (the attribute tier), so look there first and
         // widen to every column only when they are too few (keeping them: they may be older than the wider window).
@@ -144,6 +146,16 @@ extension EntityStore {
         }
         if !query.idKey.isEmpty {
             try lookUp("SELECT e.rowid FROM entity e WHERE e.id_key = ? AND \(conditions) LIMIT 16", [.text(query.idKey)]) { _ in true }
+        }
+        // A code typed in part (`9444` of `K83913.39F29.59444AT`): when nothing else matched (like typos, so that a
+        // precise query never gains noise), the trigram index finds the ids and codes that contain it. Only for one
+        // word with a digit, of at least three characters.
+        if candidates.isEmpty, query.terms.count == 1, query.idKey.unicodeScalars.count >= 3,
+            query.idKey.utf8.contains(where: { $0 >= 0x30 && $0 <= 0x39 })
+        {
+            for c in try fetch("\"" + query.idKey + "\"", table: "search_code", fragment: true) where seen.insert(c.rowid).inserted {
+                candidates.append(c)
+            }
         }
         return candidates
     }

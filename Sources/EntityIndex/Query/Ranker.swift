@@ -22,14 +22,16 @@ struct CandidateRow {
 /// Orders search candidates in tiers; each tier only breaks the ties of the one before.
 ///
 /// 1. exact id (the query is the entity's id, ignoring case and separators);
-/// 2. fewer typos;
-/// 3. where the words matched: title or id, then synonyms and keywords, then subtitle, then description, then
+/// 2. every word matched as a word or a prefix, before matches found only inside a code (`9444` in `59444AT`, from
+///    the trigram index `search_code`);
+/// 3. fewer typos;
+/// 4. where the words matched: title or id, then synonyms and keywords, then subtitle, then description, then
 ///    properties (summed over the words);
-/// 4. exactness: the title equals the query, starts with it, contains its words whole, or only matches prefixes;
-/// 5. relevance: BM25's term-frequency part with column weights 10/6/4/2/1/10 and length normalization (k1 1.2,
+/// 5. exactness: the title equals the query, starts with it, contains its words whole, or only matches prefixes;
+/// 6. relevance: BM25's term-frequency part with column weights 10/6/4/2/1/10 and length normalization (k1 1.2,
 ///    b 0.75), without IDF: every result contains every word, and FTS5's IDF would scan every match;
-/// 6. rankingHint, then priority, then lastUsedAt, higher first;
-/// 7. type and id, so that equal entities always come in the same order.
+/// 7. rankingHint, then priority, then lastUsedAt, higher first;
+/// 8. type and id, so that equal entities always come in the same order.
 /// (Every word always matches: that tier is implied by the AND query.)
 struct Ranker {
     static let columnRank = [0, 1, 2, 3, 4, 0]
@@ -41,22 +43,23 @@ struct Ranker {
     struct Ranked {
         var rowid: Int64
         var key: EntityKey
-        var tiers: (exact: Int, typos: Int, attribute: Int, exactness: Int, relevance: Double, hint: Double, priority: Int64, recency: Int64)
+        var tiers: (exact: Int, fragment: Int, typos: Int, attribute: Int, exactness: Int, relevance: Double, hint: Double, priority: Int64, recency: Int64)
         var bestColumn: Int
 
-        /// The tiers folded into one number that decreases down the list: exact id 1000, each typo fewer (of
-        /// two) 100, each attribute step (of nine) 10, each exactness step 2, relevance mapped into [0, 2), and a
+        /// The tiers folded into one number that decreases down the list: exact id 1000, a match of words (not
+        /// only inside a code) 300, each typo fewer (of two) 100, each attribute step (of nine) 10, each exactness step 2, relevance mapped into [0, 2), and a
         /// hundredth of the ranking hint.
         var score: Double {
             let relevance = max(tiers.relevance, 0)
-            return Double(1 - tiers.exact) * 1000 + Double(2 - min(tiers.typos, 2)) * 100
+            return Double(1 - tiers.exact) * 1000 + Double(1 - tiers.fragment) * 300 + Double(2 - min(tiers.typos, 2)) * 100
                 + Double(9 - min(tiers.attribute, 9)) * 10 + Double(3 - tiers.exactness) * 2
                 + 2 * (1 - 1 / (1 + relevance)) + tiers.hint / 10_000
         }
 
         var explanation: JSONValue {
             .object(JSONObject([
-                ("exactId", .bool(tiers.exact == 0)), ("typos", JSONValue(tiers.typos)),
+                ("exactId", .bool(tiers.exact == 0)), ("insideCode", .bool(tiers.fragment == 1)),
+                ("typos", JSONValue(tiers.typos)),
                 ("attribute", JSONValue(tiers.attribute)),
                 ("bestField", .string(SearchDocument.columnNames[bestColumn])),
                 ("exactness", .string(Ranker.exactnessNames[tiers.exactness])),
@@ -75,6 +78,7 @@ struct Ranker {
             let a = ranked[i], b = ranked[j]
             let x = a.tiers, y = b.tiers
             if x.exact != y.exact { return x.exact < y.exact }
+            if x.fragment != y.fragment { return x.fragment < y.fragment }
             if x.typos != y.typos { return x.typos < y.typos }
             if x.attribute != y.attribute { return x.attribute < y.attribute }
             if x.exactness != y.exactness { return x.exactness < y.exactness }
@@ -91,6 +95,13 @@ struct Ranker {
     /// Whether every term of the query matches some column of the row (the AND of the FTS query).
     func matchesEveryTerm(_ c: CandidateRow) -> Bool {
         query.terms.allSatisfy { term in (0..<CandidateRow.columnCount).contains { term.match(c.column($0)) != nil } }
+    }
+
+    /// The features of a candidate found by the trigram index: a word of the query is inside one of its codes.
+    func fragmentFeatures(_ c: CandidateRow) -> Ranked {
+        var ranked = features(c)
+        ranked.tiers.fragment = 1
+        return ranked
     }
 
     func features(_ c: CandidateRow) -> Ranked {
@@ -117,7 +128,7 @@ struct Ranker {
         let exact = c.idKey.bytes.elementsEqual(query.idKeyBytes) || key.id == query.raw ? 0 : 1
         let bestColumn = best == 0 && !titleEmpty ? 0 : Ranker.columnRank.firstIndex(of: best) ?? 4
         return Ranked(rowid: c.rowid, key: key,
-                      tiers: (exact, typos, attribute, exactness(c.titlePlain), relevance, c.rankingHint, c.priority, c.lastUsedAt),
+                      tiers: (exact, 0, typos, attribute, exactness(c.titlePlain), relevance, c.rankingHint, c.priority, c.lastUsedAt),
                       bestColumn: bestColumn)
     }
 

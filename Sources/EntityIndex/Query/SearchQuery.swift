@@ -191,9 +191,12 @@ struct SearchQuery: Sendable {
         for word in words.prefix(Self.maxTerms) {
             switch word {
             case .plain(let t):
-                // `iphone15` also finds `iPhone 15`: a word of letters and digits matches its runs side by side.
+                // `iphone15` also finds `iPhone 15`: a word of letters and digits matches its runs side by side. Not
+                // when a run is a single character (`c2`, `a1042`): the phrase would read the long lists of `c` or
+                // `a` for matches that are rarely meant.
                 let parts = TextAnalyzer.letterDigitParts(t)
-                terms.append(QueryTerm(kind: parts.count > 1 ? .compound(parts: parts, joined: t.text) : .plain(t.text), prefix: false))
+                let split = parts.count > 1 && parts.allSatisfy { $0.count >= 2 }
+                terms.append(QueryTerm(kind: split ? .compound(parts: parts, joined: t.text) : .plain(t.text), prefix: false))
             case .compound(let parts):
                 let texts = parts.map(\.text)
                 terms.append(QueryTerm(kind: .compound(parts: texts, joined: texts.joined()), prefix: false))

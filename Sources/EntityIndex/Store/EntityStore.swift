@@ -83,6 +83,7 @@ public final class EntityStore {
         try db.run("DELETE FROM vocabulary")
         try rederive(type: nil, updatingIndex: false)
         try db.execute("INSERT INTO search(search) VALUES ('rebuild')")
+        try db.execute("INSERT INTO search_code(search_code) VALUES ('rebuild')")
         try setMeta("text_version", String(TextAnalyzer.version))
         try setMeta("icu_version", TextAnalyzer.icuVersion)
     }

@@ -12,6 +12,9 @@ struct SearchDocument {
     var titlePlain: String
     /// The document's words for `vocabulary` (terms without digits), repeats included.
     var vocabularyTerms: [String]
+    /// The id and the words with digits of the title, names and string properties, normalized and joined, for the
+    /// trigram index (`search_code`); those shorter than a trigram are left out.
+    var codes: String
 
     init(_ record: EntityRecord, declarations: [String: PropertyDeclaration]) {
         var title = [record.title], names = record.synonyms + record.keywords
@@ -29,13 +32,20 @@ struct SearchDocument {
             }
         }
         var vocabulary: [String] = []
-        func text(_ parts: [String]) -> String {
-            let terms = parts.flatMap(TextAnalyzer.indexTerms)
+        var codes: [String] = []
+        func text(_ parts: [String], codes: inout [String]) -> String {
+            let terms = parts.flatMap { TextAnalyzer.indexTerms($0, codes: &codes) }
             vocabulary += terms.filter(Self.isVocabularyWord)
             return terms.joined(separator: " ")
         }
-        columns = [text(title), text(names), text(subtitle), text(description), text(props), text([record.id])]
+        var ignored: [String] = []
+        columns = [text(title, codes: &codes), text(names, codes: &codes), text(subtitle, codes: &ignored),
+                   text(description, codes: &ignored), text(props, codes: &codes), text([record.id], codes: &ignored)]
         vocabularyTerms = vocabulary
+        var seen = Set<String>()
+        self.codes = ([TextAnalyzer.idKey(record.id)] + codes)
+            .filter { $0.unicodeScalars.count >= 3 && seen.insert($0).inserted }
+            .joined(separator: " ")
         titlePlain = TextAnalyzer.tokens(record.title).map(\.text).joined(separator: " ")
     }
 
@@ -67,18 +77,19 @@ extension EntityStore {
         if replacing && updatingIndex { try deleteIndexEntry(rowid: rowid) }
         if replacing {
             try db.run("""
-                UPDATE search_doc SET title = ?, names = ?, subtitle = ?, description = ?, props = ?, ident = ?, title_plain = ?
-                WHERE rowid = ?
-                """, columns + [.text(doc.titlePlain), .integer(rowid)])
+                UPDATE search_doc SET title = ?, names = ?, subtitle = ?, description = ?, props = ?, ident = ?, title_plain = ?,
+                codes = ? WHERE rowid = ?
+                """, columns + [.text(doc.titlePlain), .text(doc.codes), .integer(rowid)])
         } else {
             try db.run("""
-                INSERT INTO search_doc(title, names, subtitle, description, props, ident, title_plain, rowid)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, columns + [.text(doc.titlePlain), .integer(rowid)])
+                INSERT INTO search_doc(title, names, subtitle, description, props, ident, title_plain, codes, rowid)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, columns + [.text(doc.titlePlain), .text(doc.codes), .integer(rowid)])
         }
         if updatingIndex {
             try db.run("INSERT INTO search(rowid, title, names, subtitle, description, props, ident) VALUES (?, ?, ?, ?, ?, ?, ?)",
                        [.integer(rowid)] + columns)
+            try db.run("INSERT INTO search_code(rowid, codes) VALUES (?, ?)", [.integer(rowid), .text(doc.codes)])
         }
         let vocabulary = try db.cached("INSERT OR IGNORE INTO vocabulary(term) VALUES (?)")
         for term in newTerms {
@@ -91,12 +102,13 @@ extension EntityStore {
     /// a single-row 'delete' (an INSERT … SELECT would run in a statement transaction, which makes FTS5 flush its
     /// pending terms; see schema/004).
     private func deleteIndexEntry(rowid: Int64) throws {
-        let old = try db.rows("SELECT title, names, subtitle, description, props, ident FROM search_doc WHERE rowid = ?",
-                              [.integer(rowid)]) { s in (0..<6).map { SQLValue.text(s.text(Int32($0))) } }
+        let old = try db.rows("SELECT title, names, subtitle, description, props, ident, codes FROM search_doc WHERE rowid = ?",
+                              [.integer(rowid)]) { s in (0..<7).map { SQLValue.text(s.text(Int32($0))) } }
         guard let old = old.first else { return }
         try db.run("""
             INSERT INTO search(search, rowid, title, names, subtitle, description, props, ident)
             VALUES ('delete', ?, ?, ?, ?, ?, ?, ?)
-            """, [.integer(rowid)] + old)
+            """, [.integer(rowid)] + old.prefix(6))
+        try db.run("INSERT INTO search_code(search_code, rowid, codes) VALUES ('delete', ?, ?)", [.integer(rowid), old[6]])
     }
 }

@@ -41,7 +41,7 @@ public enum Word: Sendable, Equatable {
 /// Bump `version` whenever the output of any step changes: opening a database indexed with another version rebuilds
 /// its normalized text.
 public enum TextAnalyzer {
-    public static let version = 5
+    public static let version = 6
 
     /// Characters that join two tokens into a compound when they stand alone between them.
     static let connectors: Set<Unicode.Scalar> = [
@@ -198,6 +198,21 @@ public enum TextAnalyzer {
     public static func indexTerms(_ text: String) -> [String] {
         var terms: [String] = []
         for word in words(text, document: true) { appendIndexTerms(word, to: &terms) }
+        return terms
+    }
+
+    /// The terms to index for `text`, and its codes: each word with a digit, joined (`#1042-A` → `1042a`), for the
+    /// trigram index that finds a fragment inside one.
+    public static func indexTerms(_ text: String, codes: inout [String]) -> [String] {
+        var terms: [String] = []
+        for word in words(text, document: true) {
+            appendIndexTerms(word, to: &terms)
+            if case .cjk = word { continue }
+            let tokens = word.tokens
+            if tokens.contains(where: \.hasDigit), !tokens.contains(where: \.isVariant) {
+                codes.append(tokens.map(\.text).joined())
+            }
+        }
         return terms
     }
 
