@@ -126,13 +126,17 @@ import Testing
         try ingestSamples()
         let shell = "/usr/bin/sqlite3"
         guard FileManager.default.isExecutableFile(atPath: shell) else { return }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: shell)
-        process.arguments = [db, "SELECT e.type || '/' || e.id FROM search JOIN entity e ON e.rowid = search.rowid WHERE search MATCH 'café' ORDER BY rank LIMIT 1"]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        process.waitUntilExit()
-        #expect(String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "product/p3\n")
+        func query(_ sql: String) throws -> String {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: shell)
+            process.arguments = [db, sql]
+            let out = Pipe()
+            process.standardOutput = out
+            try process.run()
+            process.waitUntilExit()
+            return String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        }
+        #expect(try query("SELECT e.type || '/' || e.id FROM search JOIN entity e ON e.rowid = search.rowid WHERE search MATCH 'café' ORDER BY rank LIMIT 1") == "product/p3\n")
+        #expect(try query("SELECT e.type || '/' || e.id FROM search_code JOIN entity e ON e.rowid = search_code.rowid WHERE search_code MATCH '042a'") == "order/1042\n")
     }
 }
