@@ -127,13 +127,13 @@ extension EntityStore {
         func lookUp(_ sql: String, _ lookupArguments: [SQLValue], where keep: (CandidateRow) -> Bool) throws {
             let rowids = try db.rows(sql, lookupArguments + arguments) { $0.int(0) }.filter { !seen.contains($0) }
             guard !rowids.isEmpty else { return }
-            let rowSQL = "SELECT \(columns) FROM entity e JOIN search_doc d ON d.rowid = e.rowid WHERE e.rowid = ?"
+            let row = try db.cached("SELECT \(columns) FROM entity e JOIN search_doc d ON d.rowid = e.rowid WHERE e.rowid = ?")
+            defer { row.reset() }
             for rowid in rowids {
-                let found = try db.rows(rowSQL, [.integer(rowid)]) { s -> Ranker.Ranked? in
-                    let row = CandidateRow(statement: s)
-                    return keep(row) ? ranker.features(row) : nil
-                }
-                if case let c?? = found.first, seen.insert(c.rowid).inserted { candidates.append(c) }
+                try row.bind([.integer(rowid)])
+                guard try row.step() else { continue }
+                let candidate = CandidateRow(statement: row)
+                if keep(candidate), seen.insert(rowid).inserted { candidates.append(ranker.features(candidate)) }
             }
         }
         let titleKey = query.tokens.joined(separator: " ")
