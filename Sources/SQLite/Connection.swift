@@ -14,6 +14,7 @@ public final class Connection: @unchecked Sendable {
 
     /// Opens (and, in read-write mode, creates) the database at `path`.
     public init(path: String, mode: Mode = .readWrite) throws(SQLiteError) {
+        eidx_sqlite_configure()
         var db: OpaquePointer?
         let flags: Int32 = (mode == .readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
             | SQLITE_OPEN_NOMUTEX
@@ -55,10 +56,10 @@ public final class Connection: @unchecked Sendable {
         }
     }
 
-    /// Prepares a statement, reusing a cached one for the same SQL.
+    /// Prepares a statement, reusing a cached one for the same SQL (reset; its next `bind` replaces its bindings).
     public func cached(_ sql: String) throws(SQLiteError) -> Statement {
         if let statement = cache[sql] {
-            statement.reset()
+            sqlite3_reset(statement.handle)
             return statement
         }
         let statement = try Statement(connection: self, sql: sql)

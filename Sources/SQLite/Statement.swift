@@ -65,11 +65,14 @@ public final class Statement {
         sqlite3_clear_bindings(handle)
     }
 
+    /// Resets the statement and binds `values` to its parameters in order (those left over are bound to NULL).
     public func bind(_ values: [SQLValue]) throws(SQLiteError) {
         sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
+        if values.count < parameterCount { sqlite3_clear_bindings(handle) }
         for (index, value) in values.enumerated() { try bind(value, at: Int32(index + 1)) }
     }
+
+    private lazy var parameterCount = Int(sqlite3_bind_parameter_count(handle))
 
     public func bind(_ value: SQLValue, at index: Int32) throws(SQLiteError) {
         let rc: Int32

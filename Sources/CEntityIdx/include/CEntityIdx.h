@@ -14,6 +14,8 @@
 int eidx_sqlite_bind_text(sqlite3_stmt *stmt, int index, const char *text, int length);
 /* Binds a blob value that SQLite copies. */
 int eidx_sqlite_bind_blob(sqlite3_stmt *stmt, int index, const void *data, int length);
+/* Configures the SQLite library once, before the first connection (sqlite3_config is variadic). */
+void eidx_sqlite_configure(void);
 /* Turns defensive mode on (sqlite3_db_config is variadic). */
 int eidx_sqlite_db_defensive(sqlite3 *db, int on);
 
