@@ -11,6 +11,7 @@ public final class Connection: @unchecked Sendable {
     let handle: OpaquePointer
     public let path: String
     private var cache: [String: Statement] = [:]
+    private var cacheByAddress: [UnsafeRawPointer: Statement] = [:]
 
     /// Opens (and, in read-write mode, creates) the database at `path`.
     public init(path: String, mode: Mode = .readWrite) throws(SQLiteError) {
@@ -30,6 +31,7 @@ public final class Connection: @unchecked Sendable {
     }
 
     deinit {
+        cacheByAddress.removeAll()
         cache.removeAll()
         sqlite3_close_v2(handle)
     }
@@ -58,12 +60,25 @@ public final class Connection: @unchecked Sendable {
 
     /// Prepares a statement, reusing a cached one for the same SQL (reset; its next `bind` replaces its bindings).
     public func cached(_ sql: String) throws(SQLiteError) -> Statement {
-        if let statement = cache[sql] {
+        // Hashing the SQL text costs more than running a small statement: a string literal keeps its address, so
+        // that is tried first (checked by `==`, which is immediate for the same literal).
+        let address = sql.utf8.withContiguousStorageIfAvailable { UnsafeRawPointer($0.baseAddress) } ?? nil
+        if let address, let statement = cacheByAddress[address], statement.sql == sql {
             sqlite3_reset(statement.handle)
             return statement
         }
-        let statement = try Statement(connection: self, sql: sql)
-        cache[sql] = statement
+        let statement: Statement
+        if let found = cache[sql] {
+            sqlite3_reset(found.handle)
+            statement = found
+        } else {
+            statement = try Statement(connection: self, sql: sql)
+            cache[sql] = statement
+        }
+        if let address {
+            if cacheByAddress.count >= 256 { cacheByAddress.removeAll(keepingCapacity: true) }  // SQL built at run time
+            cacheByAddress[address] = statement
+        }
         return statement
     }
 
