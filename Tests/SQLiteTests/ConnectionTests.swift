@@ -9,6 +9,19 @@ import Testing
         #expect(try db.scalar("SELECT v FROM t")?.string == "a\u{0}b")
     }
 
+    /// SQL built at run time (short strings share one address; longer ones reuse freed memory) always gets the
+    /// statement of its own text.
+    @Test func cachedStatementsMatchTheirSQL() throws {
+        let db = try Connection(path: ":memory:")
+        for i in 0..<600 {
+            for sql in ["SELECT \(i)", "SELECT \(i) AS value_with_a_name_long_enough_for_the_heap"] {
+                let statement = try db.cached(sql)
+                #expect(statement.sql == sql)
+                #expect(try db.rows(sql) { $0.int(0) } == [Int64(i)])
+            }
+        }
+    }
+
     @Test func errorsCarryTheSQL() throws {
         let db = try Connection(path: ":memory:")
         do {
