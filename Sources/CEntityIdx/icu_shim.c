@@ -204,8 +204,36 @@ static int normalize_emit(sink *k, int32_t len, int32_t start, int32_t end) {
     return 0;
 }
 
+/* The length of an Arabic definite article at the start of a word (ال, and وال بال فال كال, and لل), or 0; only
+ * when at least three letters follow, so that short words are never cut. */
+static int32_t arabic_article(const UChar *a, int32_t len) {
+    /* The first three letters, skipping marks (وَالْكِتَاب), and where each ends. */
+    UChar first[3];
+    int32_t after[3], found = 0;
+    for (int32_t i = 0; i < len && found < 3; i++) {
+        if (u_charType(a[i]) == U_NON_SPACING_MARK) continue;
+        first[found] = a[i];
+        int32_t j = i + 1;
+        while (j < len && u_charType(a[j]) == U_NON_SPACING_MARK) j++;
+        after[found++] = j;
+    }
+#define ALEF(c) ((c) == 0x0627 || (c) == 0x0671)
+    int32_t n = 0;
+    if (found == 3 && (first[0] == 0x0648 || first[0] == 0x0628 || first[0] == 0x0641 || first[0] == 0x0643) &&
+        ALEF(first[1]) && first[2] == 0x0644)
+        n = after[2];
+    else if (found >= 2 && ((ALEF(first[0]) && first[1] == 0x0644) || (first[0] == 0x0644 && first[1] == 0x0644)))
+        n = after[1];
+#undef ALEF
+    if (n == 0) return 0;
+    int32_t letters = 0;
+    for (int32_t i = n; i < len; i++) if (u_charType(a[i]) != U_NON_SPACING_MARK) letters++;
+    return letters >= 3 ? n : 0;
+}
+
 /* Normalizes one run of letters/digits/marks (never CJK) and emits its words; for documents, a word with German
- * umlauts is also emitted spelled out (ä -> ae), so that both "muller" and "mueller" find "Müller". */
+ * umlauts is also emitted spelled out (ä -> ae), so that both "muller" and "mueller" find "Müller", and an Arabic
+ * word is also emitted without its definite article (الكتاب -> كتاب), so that "كتاب" finds "الكتاب". */
 static int flush_word(sink *k, int32_t from, int32_t to, int32_t flags) {
     const UChar *src = tl.text + from;
     int32_t n = to - from;
@@ -231,6 +259,14 @@ static int flush_word(sink *k, int32_t from, int32_t to, int32_t flags) {
             } else {
                 expanded[expandedLen++] = c;
             }
+        }
+    } else if (flags & EIDX_ANALYZE_DOCUMENT) {
+        int32_t article = arabic_article(tl.a, len);
+        if (article) {
+            expanded = malloc((size_t)(len - article) * sizeof(UChar));
+            if (!expanded) return -1;
+            expandedLen = len - article;
+            memcpy(expanded, tl.a + article, (size_t)expandedLen * sizeof(UChar));
         }
     }
     int rc = normalize_emit(k, len, start, end);

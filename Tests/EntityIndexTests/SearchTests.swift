@@ -54,6 +54,11 @@ import Testing
         // A compound whose first part has an umlaut, typed either way (the spelled-out form must not split it).
         ("Jürgen Müller-Lüdenscheidt", "müller-lüdenscheidt"), ("Jürgen Müller-Lüdenscheidt", "mueller-luedenscheidt"),
         ("Praxis Dr. Müller's", "muller's"), ("Praxis Dr. Müller's", "mueller’s"), ("Büro Düsseldorf-Nord", "duesseldorf-nord"),
+        // Arabic words are found without their definite article (with or without vowel marks).
+        ("الكتاب الأحمر", "كتاب"), ("وَالْكِتَابُ", "كتاب"), ("القاهرة بالقطار", "قطار"),
+        // Numbers with separators, typed with or without them; a word split by its own punctuation, joined.
+        ("Price 1,299.00 EUR", "1299"), ("Price 1,299.00 EUR", "1299.00"), ("Price 1,299.00 EUR", "1,299"),
+        ("Don't panic", "dont"),
         // Letters and digits typed together find them apart, and the other way round.
         ("iPhone 15 Pro", "iphone15"), ("Galaxy S24 Ultra", "galaxy s 24"), ("MP3 player", "mp 3"),
     ])

@@ -83,6 +83,10 @@ import Testing
             == "muller ludenscheidt mullerludenscheidt mueller luedenscheidt muellerluedenscheidt gmbh")
         #expect(TextAnalyzer.indexText("Dr. Müller's") == "dr muller s mullers mueller s muellers")
         #expect(TextAnalyzer.indexText("Baden-Württemberg") == "baden wurttemberg badenwurttemberg baden wuerttemberg badenwuerttemberg")
+        // An Arabic article is dropped in a variant only when three letters or more remain.
+        #expect(TextAnalyzer.indexText("الكتاب الم") == "الكتاب كتاب الم")
+        // Digits joined by a comma are one number; a comma after a word or before a space joins nothing.
+        #expect(TextAnalyzer.indexText("1,299.00 apples,pears 1, 2") == "1 299 00 129900 apples pears 1 2")
         // Queries are never spelled out.
         #expect(TextAnalyzer.words("Müller-Lüdenscheidt").count == 1)
     }

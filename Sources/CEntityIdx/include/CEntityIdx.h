@@ -39,7 +39,7 @@ enum {
 };
 
 enum {
-    EIDX_ANALYZE_DOCUMENT = 1, /* text to index: also emit German umlaut expansions (Müller -> muller, mueller) */
+    EIDX_ANALYZE_DOCUMENT = 1, /* text to index: also emit variants (Müller -> mueller, الكتاب -> كتاب) */
 };
 
 /* Segments UTF-8 text into words with ICU and normalizes each one: NFKC case folding, diacritics removed on

@@ -41,7 +41,7 @@ public enum Word: Sendable, Equatable {
 /// Bump `version` whenever the output of any step changes: opening a database indexed with another version rebuilds
 /// its normalized text.
 public enum TextAnalyzer {
-    public static let version = 6
+    public static let version = 7
 
     /// Characters that join two tokens into a compound when they stand alone between them.
     static let connectors: Set<Unicode.Scalar> = [
@@ -155,11 +155,12 @@ public enum TextAnalyzer {
                     words[words.count - 1] = .cjk(run)
                     members[members.count - 1].append(index)
                     continue
-                case .plain(let p) where !token.isCJK && isConnector(utf8, p.end, token.start):
+                case .plain(let p) where !token.isCJK && (joins(p, token, utf8) || sameSpan(p, token)):
                     words[words.count - 1] = .compound([p, token])
                     members[members.count - 1].append(index)
                     continue
-                case .compound(var parts) where !token.isCJK && isConnector(utf8, parts.last!.end, token.start):
+                case .compound(var parts)
+                where !token.isCJK && (joins(parts.last!, token, utf8) || sameSpan(parts.last!, token)):
                     parts.append(token)
                     words[words.count - 1] = .compound(parts)
                     members[members.count - 1].append(index)
@@ -183,6 +184,19 @@ public enum TextAnalyzer {
             }
         }
         return result
+    }
+
+    /// True when two tokens come from one word of the text, split by normalization (`1,299.00` → `1`, `299`, `00`;
+    /// `don't` → `don`, `t`): they are a compound, as if joined by connectors.
+    static func sameSpan(_ a: Token, _ b: Token) -> Bool {
+        a.start == b.start && a.end == b.end
+    }
+
+    /// True when one connector stands between two tokens: one of `connectors`, or a comma between digits
+    /// (`1,299`).
+    static func joins(_ a: Token, _ b: Token, _ utf8: [UInt8]) -> Bool {
+        if isConnector(utf8, a.end, b.start) { return true }
+        return b.start == a.end + 1 && utf8[a.end] == 0x2C && a.hasDigit && !a.hasLetter && b.hasDigit && !b.hasLetter
     }
 
     /// True when exactly one connector character stands between two byte offsets.
