@@ -129,7 +129,7 @@ static int strips_marks(UScriptCode s) {
 }
 
 /* Folds letter variants that searchers treat as one letter: Cyrillic yo, Arabic alef wasla, alef maksura,
- * taa marbuta and the tatweel (removed). Works in place on case-folded text; returns the new length. */
+ * taa marbuta, the Persian and Urdu forms of yeh, kaf and heh, and the tatweel (removed). Works in place on case-folded text; returns the new length. */
 static int32_t fold_letters(UChar *a, int32_t len) {
     int32_t w = 0;
     for (int32_t i = 0; i < len; i++) {
@@ -139,6 +139,11 @@ static int32_t fold_letters(UChar *a, int32_t len) {
         case 0x0671: c = 0x0627; break; /* ٱ -> ا */
         case 0x0649: c = 0x064A; break; /* ى -> ي */
         case 0x0629: c = 0x0647; break; /* ة -> ه */
+        case 0x06CC: c = 0x064A; break; /* Persian ی -> ي */
+        case 0x06D2: c = 0x064A; break; /* Urdu ے -> ي */
+        case 0x06A9: c = 0x0643; break; /* Persian ک -> ك */
+        case 0x06C1: c = 0x0647; break; /* Urdu ہ -> ه */
+        case 0x06C0: c = 0x0647; break; /* ۀ -> ه */
         case 0x0640: continue;          /* tatweel */
         default: break;
         }

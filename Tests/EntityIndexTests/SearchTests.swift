@@ -56,6 +56,8 @@ import Testing
         ("Praxis Dr. Müller's", "muller's"), ("Praxis Dr. Müller's", "mueller’s"), ("Büro Düsseldorf-Nord", "duesseldorf-nord"),
         // Arabic words are found without their definite article (with or without vowel marks).
         ("الكتاب الأحمر", "كتاب"), ("وَالْكِتَابُ", "كتاب"), ("القاهرة بالقطار", "قطار"),
+        // Persian and Arabic letter forms find each other; a zero-width non-joiner joins a Persian word.
+        ("ایران", "ايران"), ("كتاب عربي", "کتاب"), ("می‌خواهم کتاب", "میخواهم"), ("می‌خواهم کتاب", "می خواهم"),
         // Numbers with separators, typed with or without them; a word split by its own punctuation, joined.
         ("Price 1,299.00 EUR", "1299"), ("Price 1,299.00 EUR", "1299.00"), ("Price 1,299.00 EUR", "1,299"),
         ("Don't panic", "dont"),

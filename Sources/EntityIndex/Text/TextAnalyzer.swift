@@ -41,12 +41,12 @@ public enum Word: Sendable, Equatable {
 /// Bump `version` whenever the output of any step changes: opening a database indexed with another version rebuilds
 /// its normalized text.
 public enum TextAnalyzer {
-    public static let version = 7
+    public static let version = 8
 
     /// Characters that join two tokens into a compound when they stand alone between them.
     static let connectors: Set<Unicode.Scalar> = [
         "-", "_", ".", "/", "'", ":", "\u{2019}", "\u{2010}", "\u{2011}", "\u{00B7}", "\u{FF0D}", "\u{FF0E}",
-        "\u{FF0F}",
+        "\u{FF0F}", "\u{200C}", "\u{200D}",  // and the zero-width (non-)joiners inside Persian and Indic words
     ]
 
     // MARK: - Tokens
