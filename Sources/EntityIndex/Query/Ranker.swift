@@ -101,6 +101,7 @@ struct Ranker {
     func fragmentFeatures(_ c: CandidateRow) -> Ranked {
         var ranked = features(c)
         ranked.tiers.fragment = 1
+        ranked.tiers.typos = 0  // the word matched no term, but it is not misspelt
         return ranked
     }
 
