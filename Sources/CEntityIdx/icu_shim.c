@@ -129,7 +129,8 @@ static int strips_marks(UScriptCode s) {
 }
 
 /* Folds letter variants that searchers treat as one letter: Cyrillic yo, Arabic alef wasla, alef maksura,
- * taa marbuta, the Persian and Urdu forms of yeh, kaf and heh, and the tatweel (removed). Works in place on case-folded text; returns the new length. */
+ * taa marbuta, the Persian and Urdu forms of yeh, kaf and heh, and the tatweel (removed). Works in place on
+ * case-folded text; returns the new length. */
 static int32_t fold_letters(UChar *a, int32_t len) {
     int32_t w = 0;
     for (int32_t i = 0; i < len; i++) {

@@ -150,9 +150,7 @@ extension EntityStore {
         // A code typed in part (`9444` of `K83913.39F29.59444AT`): when nothing else matched (like typos, so that a
         // precise query never gains noise), the trigram index finds the ids and codes that contain it. Only for one
         // word with a digit, of at least three characters.
-        if candidates.isEmpty, query.terms.count == 1, query.idKey.unicodeScalars.count >= 3,
-            query.idKey.utf8.contains(where: { $0 >= 0x30 && $0 <= 0x39 })
-        {
+        if candidates.isEmpty, query.terms.count == 1, query.idKey.unicodeScalars.count >= 3, query.idKey.hasASCIIDigit {
             for c in try fetch("\"" + query.idKey + "\"", table: "search_code", fragment: true) where seen.insert(c.rowid).inserted {
                 candidates.append(c)
             }

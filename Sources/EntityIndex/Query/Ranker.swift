@@ -47,8 +47,8 @@ struct Ranker {
         var bestColumn: Int
 
         /// The tiers folded into one number that decreases down the list: exact id 1000, a match of words (not
-        /// only inside a code) 300, each typo fewer (of two) 100, each attribute step (of nine) 10, each exactness step 2, relevance mapped into [0, 2), and a
-        /// hundredth of the ranking hint.
+        /// only inside a code) 300, each typo fewer (of two) 100, each attribute step (of nine) 10, each exactness
+        /// step 2, relevance mapped into [0, 2), and a hundredth of the ranking hint.
         var score: Double {
             let relevance = max(tiers.relevance, 0)
             return Double(1 - tiers.exact) * 1000 + Double(1 - tiers.fragment) * 300 + Double(2 - min(tiers.typos, 2)) * 100

@@ -137,7 +137,7 @@ public final class Ingestion {
         }
         let derived = derived ?? preparer.derive(record)
         let values: [SQLValue] = [
-            .text(TextAnalyzer.idKey(record.id)), .text(record.title), .text(text), SQLValue(record.domain),
+            .text(derived.document.idKey), .text(record.title), .text(text), SQLValue(record.domain),
             SQLValue(record.hidden), SQLValue(record.rankingHint), SQLValue(record.priority), SQLValue(record.lastUsedAt),
             .integer(now), .integer(expires),
         ]

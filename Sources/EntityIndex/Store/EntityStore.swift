@@ -101,7 +101,7 @@ public final class EntityStore {
         for (rowid, text) in rows {
             guard case .success(let record) = RecordValidator.validate(.object(Self.parseRecord(text)), position: 0) else { continue }
             let derived = preparer.derive(record)
-            try db.run("UPDATE entity SET id_key = ? WHERE rowid = ?", [.text(TextAnalyzer.idKey(record.id)), .integer(rowid)])
+            try db.run("UPDATE entity SET id_key = ? WHERE rowid = ?", [.text(derived.document.idKey), .integer(rowid)])
             try writeSearchDocument(derived.document, rowid: rowid, replacing: true,
                                     newTerms: derived.terms.filter { knownTerms.insert($0).inserted }, updatingIndex: updatingIndex)
             try writeProperties(rowid: rowid, type: record.type, rows: derived.properties, replacing: true, kinds: &kinds)

@@ -15,6 +15,8 @@ struct SearchDocument {
     /// The id and the words with digits of the title, names and string properties, normalized and joined, for the
     /// trigram index (`search_code`); those shorter than a trigram are left out.
     var codes: String
+    /// The id's tokens joined (`#1042-A` → `1042a`), for exact-id matching (`entity.id_key`).
+    var idKey: String
 
     init(_ record: EntityRecord, declarations: [String: PropertyDeclaration]) {
         var title = [record.title], names = record.synonyms + record.keywords
@@ -33,17 +35,19 @@ struct SearchDocument {
         }
         var vocabulary: [String] = []
         var codes: [String] = []
-        func text(_ parts: [String], codes: inout [String]) -> String {
-            let terms = parts.flatMap { TextAnalyzer.indexTerms($0, codes: &codes) }
+        func text(_ parts: [String], keepingCodes: Bool = false) -> String {
+            var found: [String] = []
+            let terms = parts.flatMap { TextAnalyzer.indexTerms($0, codes: &found) }
+            if keepingCodes { codes += found }
             vocabulary += terms.filter(Self.isVocabularyWord)
             return terms.joined(separator: " ")
         }
-        var ignored: [String] = []
-        columns = [text(title, codes: &codes), text(names, codes: &codes), text(subtitle, codes: &ignored),
-                   text(description, codes: &ignored), text(props, codes: &codes), text([record.id], codes: &ignored)]
+        columns = [text(title, keepingCodes: true), text(names, keepingCodes: true), text(subtitle), text(description),
+                   text(props, keepingCodes: true), text([record.id])]
         vocabularyTerms = vocabulary
+        idKey = TextAnalyzer.idKey(record.id)
         var seen = Set<String>()
-        self.codes = ([TextAnalyzer.idKey(record.id)] + codes)
+        self.codes = ([idKey] + codes)
             .filter { $0.unicodeScalars.count >= 3 && seen.insert($0).inserted }
             .joined(separator: " ")
         titlePlain = TextAnalyzer.tokens(record.title).map(\.text).joined(separator: " ")
@@ -51,7 +55,7 @@ struct SearchDocument {
 
     /// Whether an index term goes into `vocabulary`: terms without digits (ids and codes stay out).
     static func isVocabularyWord(_ term: String) -> Bool {
-        !term.utf8.contains { $0 >= 0x30 && $0 <= 0x39 }
+        !term.hasASCIIDigit
     }
 
     /// The searchable strings of a property value. Date-times are left out: their digits would only add noise
@@ -111,4 +115,9 @@ extension EntityStore {
             """, [.integer(rowid)] + old.prefix(6))
         try db.run("INSERT INTO search_code(search_code, rowid, codes) VALUES ('delete', ?, ?)", [.integer(rowid), old[6]])
     }
+}
+
+extension String {
+    /// Whether the text has a digit 0–9 (normalized text has no other digits).
+    var hasASCIIDigit: Bool { utf8.contains { $0 >= 0x30 && $0 <= 0x39 } }
 }

@@ -155,12 +155,11 @@ public enum TextAnalyzer {
                     words[words.count - 1] = .cjk(run)
                     members[members.count - 1].append(index)
                     continue
-                case .plain(let p) where !token.isCJK && (joins(p, token, utf8) || sameSpan(p, token)):
+                case .plain(let p) where !token.isCJK && joins(p, token, utf8):
                     words[words.count - 1] = .compound([p, token])
                     members[members.count - 1].append(index)
                     continue
-                case .compound(var parts)
-                where !token.isCJK && (joins(parts.last!, token, utf8) || sameSpan(parts.last!, token)):
+                case .compound(var parts) where !token.isCJK && joins(parts.last!, token, utf8):
                     parts.append(token)
                     words[words.count - 1] = .compound(parts)
                     members[members.count - 1].append(index)
@@ -186,15 +185,11 @@ public enum TextAnalyzer {
         return result
     }
 
-    /// True when two tokens come from one word of the text, split by normalization (`1,299.00` → `1`, `299`, `00`;
-    /// `don't` → `don`, `t`): they are a compound, as if joined by connectors.
-    static func sameSpan(_ a: Token, _ b: Token) -> Bool {
-        a.start == b.start && a.end == b.end
-    }
-
-    /// True when one connector stands between two tokens: one of `connectors`, or a comma between digits
-    /// (`1,299`).
+    /// True when two tokens make one compound: one connector stands between them (one of `connectors`, or a comma
+    /// between digits: `1,299`), or they come from one word of the text, split by normalization (`1,299.00` →
+    /// `1`, `299`, `00`; `don't` → `don`, `t`).
     static func joins(_ a: Token, _ b: Token, _ utf8: [UInt8]) -> Bool {
+        if a.start == b.start && a.end == b.end { return true }
         if isConnector(utf8, a.end, b.start) { return true }
         return b.start == a.end + 1 && utf8[a.end] == 0x2C && a.hasDigit && !a.hasLetter && b.hasDigit && !b.hasLetter
     }
@@ -210,9 +205,8 @@ public enum TextAnalyzer {
 
     /// The terms to index for `text`, in order (phrase queries rely on the order).
     public static func indexTerms(_ text: String) -> [String] {
-        var terms: [String] = []
-        for word in words(text, document: true) { appendIndexTerms(word, to: &terms) }
-        return terms
+        var codes: [String] = []
+        return indexTerms(text, codes: &codes)
     }
 
     /// The terms to index for `text`, and its codes: each word with a digit, joined (`#1042-A` → `1042a`), for the
