@@ -46,12 +46,23 @@ test: build
 	$(SWIFT) test --skip-build
 	@if [ -f $(CONTRACT_CHECK) ]; then python3 $(CONTRACT_CHECK) $(DEBUG_BIN); fi
 
-# Speed against plain FTS5 at 10k, 100k and 1M entities (QUICK=1: 10k and 100k); writes docs/benchmarks.md.
+# Speed against plain FTS5 on Debian's package list (built here from Debian's package indexes by
+# scripts/debian-corpus.py) and on a synthetic corpus of 10k, 100k and 1M entities; writes docs/benchmarks.md.
+# QUICK=1: fewer queries and synthetic 10k and 100k only. BENCH_CORPUS=real or synthetic runs one of the two.
+# DEBIAN_MAX_ITEMS cuts longer lists (keywords, array properties, related) and names each cut record (0: none).
+BENCH_CORPUS ?= both
+DEBIAN_CORPUS := .build/debian-corpus/packages.ndjson
+DEBIAN_MAX_ITEMS ?= 1000
 bench: release
 	@command -v gnuplot >/dev/null 2>&1 || { SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
 		$$SUDO apt-get install -y -qq gnuplot-nox >/dev/null 2>&1 || \
 		{ $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq gnuplot-nox >/dev/null 2>&1; } || echo "gnuplot unavailable: no chart"; }
-	.build/release/entityidx-bench $(if $(QUICK),--quick) --binary $(BIN) --out docs
+	@if [ "$(BENCH_CORPUS)" != synthetic ]; then \
+		python3 scripts/debian-corpus.py --cache .build/debian-corpus --out $(DEBIAN_CORPUS) \
+			--max-items $(DEBIAN_MAX_ITEMS) 2>$(DEBIAN_CORPUS).log; status=$$?; cat $(DEBIAN_CORPUS).log; \
+		[ $$status = 0 ] || exit $$status; fi
+	.build/release/entityidx-bench $(if $(QUICK),--quick) --corpus $(BENCH_CORPUS) --real $(DEBIAN_CORPUS) \
+		--binary $(BIN) --out docs
 
 # libFuzzer on record decoding and validation, the text pipeline and the query builder (FUZZ_SECONDS each).
 FUZZ_SECONDS ?= 60

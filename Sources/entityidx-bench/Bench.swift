@@ -4,8 +4,10 @@ import JSON
 
 /// `make bench`: entityidx against plain FTS5 on the same corpus and queries, at several sizes.
 ///
-/// Usage: entityidx-bench [--quick] [--sizes N,N…] [--binary PATH] [--out DIR], or entityidx-bench generate N. Prints a
-/// table and writes DIR/benchmarks.md (docs by default) and a latency chart (gnuplot, when installed).
+/// Usage: entityidx-bench [--quick] [--sizes N,N…] [--real FILE] [--corpus both|real|synthetic] [--binary PATH]
+/// [--out DIR], or entityidx-bench generate N. The real corpus is Debian's package list as NDJSON, made by
+/// scripts/debian-corpus.py. Prints the tables and writes DIR/benchmarks.md (docs by default) and the charts
+/// (gnuplot, when installed).
 @main struct Bench {
     static func main() throws {
         let args = CommandLine.arguments
@@ -21,12 +23,12 @@ import JSON
             FileHandle.standardOutput.write(Data(writer.bytes))
             return
         }
-        let usage = "usage: entityidx-bench [--quick] [--sizes N,N…] [--binary PATH] [--out DIR] | generate N"
+        let usage = "usage: entityidx-bench [--quick] [--sizes N,N…] [--real FILE] [--corpus both|real|synthetic] [--binary PATH] [--out DIR] | generate N"
         var i = 1
         while i < args.count {
             switch args[i] {
             case "--quick": i += 1
-            case let name where ["--sizes", "--binary", "--out"].contains(name) && i + 1 < args.count: i += 2
+            case let name where ["--sizes", "--binary", "--out", "--real", "--corpus"].contains(name) && i + 1 < args.count: i += 2
             case "-h", "--help": print(usage); return
             default:
                 FileHandle.standardError.write(Data("entityidx-bench: unexpected \"\(args[i])\"\n\(usage)\n".utf8))
@@ -37,18 +39,37 @@ import JSON
         func option(_ name: String) -> String? { args.firstIndex(of: name).flatMap { $0 + 1 < args.count ? args[$0 + 1] : nil } }
         let binary = option("--binary") ?? URL(fileURLWithPath: args[0]).deletingLastPathComponent().appendingPathComponent("entityidx").path
         let out = option("--out") ?? "docs"
-        let sizes = option("--sizes")?.split(separator: ",").compactMap { Int($0) } ?? (quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000])
+        let corpus = option("--corpus") ?? "both"
+        guard ["both", "real", "synthetic"].contains(corpus) else {
+            FileHandle.standardError.write(Data("entityidx-bench: --corpus must be both, real or synthetic, got \"\(corpus)\"\n\(usage)\n".utf8))
+            exit(2)
+        }
+        let realFile = option("--real")
+        if corpus != "synthetic", realFile == nil {
+            FileHandle.standardError.write(Data("entityidx-bench: the real corpus needs --real FILE (made by scripts/debian-corpus.py), or use --corpus synthetic\n\(usage)\n".utf8))
+            exit(2)
+        }
+        let sizes = corpus == "real" ? [] : option("--sizes")?.split(separator: ",").compactMap { Int($0) } ?? (quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000])
         let work = NSTemporaryDirectory() + "entityidx-bench-\(getpid())"
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: work) }
 
+        var real: RealReport?
+        if corpus != "synthetic", let realFile {
+            // Lines of the converter's log that name a record it cut (the converter writes FILE.log beside FILE).
+            let log = (try? String(contentsOfFile: realFile + ".log", encoding: .utf8)) ?? ""
+            let cuts = log.split(separator: "\n").filter { $0.contains(" cut from ") }.map(String.init)
+            let report = try RealRun(file: realFile, binary: binary, work: work, queriesPerClass: quick ? 60 : 300, cuts: cuts).run()
+            print(report.text)
+            real = report
+        }
         var reports: [SizeReport] = []
         for size in sizes {
             let report = try SizeRun(size: size, binary: binary, work: work, queriesPerClass: quick ? 60 : 200).run()
             print(report.text)
             reports.append(report)
         }
-        try Report.write(reports, to: out, quick: quick)
+        try Report.write(reports, real: real, to: out, quick: quick)
     }
 }
 

@@ -1,27 +1,37 @@
 import Foundation
 
-/// Writes docs/benchmarks.md and the latency chart.
+/// Writes docs/benchmarks.md and the charts.
 enum Report {
-    static func write(_ reports: [SizeReport], to dir: String, quick: Bool) throws {
+    static func write(_ reports: [SizeReport], real: RealReport?, to dir: String, quick: Bool) throws {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        func f(_ v: Double, _ d: Int = 2) -> String { String(format: "%.\(d)f", v) }
         var md = "# Benchmarks\n\n"
         md += "Produced by `make bench\(quick ? " QUICK=1" : "")` on \(machine()). Each figure is shown beside a baseline run in the same process: "
         md += "the same records and queries against plain FTS5 (`unicode61`, no ICU, no ranking tiers) through the SQLite C API. "
         md += "Ratios are the primary figures; absolute times vary from run to run.\n\n"
+        if let real { md += try realSection(real, dir: dir) }
+        if !reports.isEmpty { md += try syntheticSection(reports, dir: dir) }
+        md += notes
+        try md.write(toFile: dir + "/benchmarks.md", atomically: true, encoding: .utf8)
+        print("\nwrote \(dir)/benchmarks.md")
+    }
+
+    /// The synthetic corpus at each size: ingest and size, latency per query class, and the p99 chart.
+    static func syntheticSection(_ reports: [SizeReport], dir: String) throws -> String {
+        func f(_ v: Double, _ d: Int = 2) -> String { String(format: "%.\(d)f", v) }
+        var md = "## Synthetic corpus\n\n"
         md += "| records | ingest rec/s | baseline rec/s | ratio | bytes/record | baseline | ratio | peak MB (ingest) | cold get ms | pipe get req/s | pipe search req/s |\n"
         md += "|---|---|---|---|---|---|---|---|---|---|---|\n"
         for r in reports {
             md += "| \(r.size) | \(f(r.ingestRate, 0)) | \(f(r.baselineIngestRate, 0)) | \(f(r.ingestRate / r.baselineIngestRate))× | \(f(r.bytesPerRecord, 0)) | \(f(r.baselineBytesPerRecord, 0)) | \(f(r.bytesPerRecord / r.baselineBytesPerRecord))× | \(f(r.peakMemoryMB, 1)) | \(f(r.coldStartMs, 1)) | \(f(r.pipeGetRate, 0)) | \(f(r.pipeSearchRate, 0)) |\n"
         }
         for r in reports {
-            md += "\n## Query latency at \(r.size) records (ms)\n\n"
+            md += "\n### Query latency at \(r.size) records (ms)\n\n"
             md += "| class | p50 | p99 | max | pipe p50 | pipe p99 | baseline p50 | baseline p99 | p50 ratio |\n|---|---|---|---|---|---|---|---|---|\n"
             for c in r.classes {
                 md += "| \(c.name) | \(f(c.inProcess.p50, 3)) | \(f(c.inProcess.p99, 3)) | \(f(c.inProcess.max, 2)) | \(f(c.pipe.p50, 3)) | \(f(c.pipe.p99, 3)) | \(f(c.baseline.p50, 3)) | \(f(c.baseline.p99, 3)) | \(f(c.inProcess.p50 / max(c.baseline.p50, 0.0001), 1))× |\n"
             }
         }
-        // Chart data: p50 and p99 of each class against corpus size.
+        // Chart data: p99 of each class against corpus size.
         var dat = "# records " + (reports.first?.classes.map { "\"\($0.name) p99\"" }.joined(separator: " ") ?? "") + "\n"
         for r in reports { dat += "\(r.size) " + r.classes.map { f($0.inProcess.p99, 4) }.joined(separator: " ") + "\n" }
         try dat.write(toFile: dir + "/latency.dat", atomically: true, encoding: .utf8)
@@ -38,16 +48,8 @@ enum Report {
             plot \(plots.joined(separator: ", "))
             """
         try gp.write(toFile: dir + "/latency.gp", atomically: true, encoding: .utf8)
-        let gnuplot = Process()
-        gnuplot.executableURL = URL(fileURLWithPath: "/usr/bin/gnuplot")
-        gnuplot.arguments = [dir + "/latency.gp"]
-        if (try? gnuplot.run()) != nil {
-            gnuplot.waitUntilExit()
-            md += "\n![p99 latency against corpus size](latency.png)\n"
-        }
-        md += notes
-        try md.write(toFile: dir + "/benchmarks.md", atomically: true, encoding: .utf8)
-        print("\nwrote \(dir)/benchmarks.md")
+        if runGnuplot(dir + "/latency.gp") { md += "\n![p99 latency against corpus size](latency.png)\n" }
+        return md
     }
 
     /// What the two sides do, so that the ratios can be read.

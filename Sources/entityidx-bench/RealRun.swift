@@ -1,0 +1,119 @@
+import EntityIndex
+import Foundation
+import JSON
+
+/// The real corpus: Debian's package list, ingested by `entityidx ingest` and by the raw FTS5 baseline, then searched
+/// with a query mix drawn from it, through the pipe, in process, and on the baseline.
+struct RealRun {
+    let file: String
+    let binary: String
+    let work: String
+    let queriesPerClass: Int
+    /// Lines of the converter's report that name records it had to cut (shown in the report, never hidden).
+    let cuts: [String]
+
+    func run() throws -> RealReport {
+        let (records, parseSeconds) = try readRecords(file)
+        guard !records.isEmpty else { throw BenchError("\(file) holds no records") }
+
+        // Ingest: the whole CLI on the NDJSON file, then the same file again (every record unchanged).
+        let ours = "\(work)/real.sqlite"
+        let clock = "2026-06-01T00:00:00Z"
+        let (status, peakKiB, seconds) = spawn([binary, "--db", ours, "--now", clock, "ingest", file])
+        guard status == 0 else {
+            throw BenchError("entityidx ingest of \(file) failed with status \(status) (run it by hand to see which records)")
+        }
+        let (again, _, reSeconds) = spawn([binary, "--db", ours, "--now", clock, "ingest", file])
+        guard again == 0 else { throw BenchError("entityidx re-ingest of \(file) failed with status \(again)") }
+
+        let basePath = "\(work)/real-base.sqlite"
+        let baseline = try RealBaseline(path: basePath)
+        let t0 = now()
+        try baseline.ingest(records)
+        let baseSeconds = now() - t0 + parseSeconds
+        try baseline.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+        let store = try EntityStore(path: ours, now: Timestamp.parse(clock)!)
+        try store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        let ourBytes = fileSize(ours), baseBytes = fileSize(basePath)
+
+        let corpus = RealCorpus(records: records)
+        let pipe = try PipeClient(binary: binary, db: ours)
+        defer { pipe.close() }
+        var classes: [ClassReport] = []
+        for qc in corpus.queries(perClass: queriesPerClass) {
+            for q in qc.queries.prefix(5) {
+                _ = try store.search(SearchRequest(query: q))
+                _ = try baseline.search(q)
+                _ = try pipe.call(searchLine(q))
+            }
+            // Each side runs the class in its own loop, so that neither evicts the other's caches between queries.
+            let piped = try Latency(timing: qc.queries) { _ = try pipe.call(searchLine($0)) }
+            let mine = try Latency(timing: qc.queries) { _ = try store.search(SearchRequest(query: $0)) }
+            let base = try Latency(timing: qc.queries) { _ = try baseline.search($0) }
+            classes.append(ClassReport(name: qc.name, inProcess: mine, pipe: piped, baseline: base))
+        }
+        classes.append(try filterClass(corpus: corpus, store: store, baseline: baseline, pipe: pipe))
+        let all = ClassReport(
+            name: "all searches", inProcess: Latency(samples: classes.dropLast().flatMap(\.inProcess.samples)),
+            pipe: Latency(samples: classes.dropLast().flatMap(\.pipe.samples)),
+            baseline: Latency(samples: classes.dropLast().flatMap(\.baseline.samples)))
+        return RealReport(
+            records: records.count, megabytesIn: Double(fileSize(file)) / 1e6, ingestSeconds: seconds,
+            reingestSeconds: reSeconds, baselineSeconds: baseSeconds, bytes: ourBytes, baselineBytes: baseBytes,
+            peakMemoryMB: Double(peakKiB) / 1024, classes: classes + [all], cuts: cuts)
+    }
+
+    func searchLine(_ q: String) -> String {
+        #"{"jsonrpc":"2.0","id":1,"method":"search","params":{"query":"# + JSONWriter.string(.string(q)) + #","limit":20}}"#
+    }
+
+    /// The property query: packages of one section, largest installed size first (an `eq` filter with a sort).
+    func filterClass(corpus: RealCorpus, store: EntityStore, baseline: RealBaseline, pipe: PipeClient) throws -> ClassReport {
+        let sections = corpus.sections(minimum: 100)
+        let chosen = (0..<queriesPerClass).map { sections[($0 * 7) % sections.count] }
+        func line(_ s: String) -> String {
+            #"{"jsonrpc":"2.0","id":1,"method":"query","params":{"type":"package","filters":[{"property":"section","op":"eq","value":"# + JSONWriter.string(.string(s)) + #"}],"sort":[{"property":"installedSize","order":"desc"}],"limit":20}}"#
+        }
+        for s in chosen.prefix(5) { _ = try pipe.call(line(s)) }
+        let piped = try Latency(timing: chosen) { _ = try pipe.call(line($0)) }
+        let mine = try Latency(timing: chosen) { s in
+            _ = try store.query(PropertyQueryRequest(
+                type: "package", filters: [PropertyFilter(property: "section", op: .eq, value: .string(s))],
+                sort: [PropertySort(property: "installedSize", descending: true)], limit: 20))
+        }
+        let base = try Latency(timing: chosen) { _ = try baseline.filter(section: $0) }
+        return ClassReport(name: "section eq, sort", inProcess: mine, pipe: piped, baseline: base)
+    }
+}
+
+struct RealReport {
+    var records: Int
+    var megabytesIn: Double
+    var ingestSeconds: Double, reingestSeconds: Double, baselineSeconds: Double
+    var bytes: Int64, baselineBytes: Int64
+    var peakMemoryMB: Double
+    var classes: [ClassReport]
+    var cuts: [String]
+
+    var bytesPerRecord: Double { Double(bytes) / Double(records) }
+    var baselineBytesPerRecord: Double { Double(baselineBytes) / Double(records) }
+
+    var text: String {
+        func f(_ v: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", v) }
+        var t = "\n== Debian packages: \(records) records, \(f(megabytesIn, 1)) MB of NDJSON\n"
+        t += "ingest            \(f(ingestSeconds)) s, \(f(Double(records) / ingestSeconds, 0)) records/s   baseline \(f(baselineSeconds)) s   ratio \(f(ingestSeconds / baselineSeconds))×\n"
+        t += "re-ingest         \(f(reingestSeconds)) s (every record unchanged)   ratio to the baseline's ingest \(f(reingestSeconds / baselineSeconds))×\n"
+        t += "database          \(f(bytesPerRecord, 0)) B/record (\(f(Double(bytes) / 1e6, 1)) MB)   baseline \(f(baselineBytesPerRecord, 0)) (\(f(Double(baselineBytes) / 1e6, 1)) MB)   ratio \(f(bytesPerRecord / baselineBytesPerRecord))×\n"
+        t += "peak memory       \(f(peakMemoryMB, 1)) MB (entityidx ingest)\n"
+        for c in cuts { t += "cut by converter  \(c)\n" }
+        t += "latency, ms        pipe p50 / p99     baseline p50 / p99   ratio p50 / p99   in process p50 / p99\n"
+        for c in classes {
+            let name = c.name.padding(toLength: 17, withPad: " ", startingAt: 0)
+            t += "  \(name) \(f(c.pipe.p50, 3)) / \(f(c.pipe.p99, 3))      \(f(c.baseline.p50, 3)) / \(f(c.baseline.p99, 3))"
+            t += "     \(f(c.pipe.p50 / max(c.baseline.p50, 0.0001))) / \(f(c.pipe.p99 / max(c.baseline.p99, 0.0001)))"
+            t += "      \(f(c.inProcess.p50, 3)) / \(f(c.inProcess.p99, 3))\n"
+        }
+        return t
+    }
+}
