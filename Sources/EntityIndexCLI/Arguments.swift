@@ -1,3 +1,5 @@
+import EntityIndex
+
 /// A usage error: exit 64 with the command's usage line on stderr.
 public struct UsageError: Error, Sendable {
     public var message: String
@@ -103,5 +105,10 @@ public struct ParsedArguments: Sendable {
             throw UsageError("--\(name) must be an integer from \(range.lowerBound) to \(range.upperBound), got \"\(text)\"", usage: usage)
         }
         return v
+    }
+
+    /// `--limit`, from 0 to the per-request maximum.
+    public func limit(usage: String) throws(UsageError) -> Int? {
+        try int("limit", range: 0...EntityStore.maxResults, usage: usage)
     }
 }

@@ -58,16 +58,21 @@ public final class CommandContext {
         return RequestHandler(store: store, clock: { fixed ?? Platform.nowMilliseconds() })
     }
 
-    /// Runs a pipe method, the same way the pipe does.
-    public func call(_ method: String, _ params: JSONValue) throws(EntityIndexError) -> JSONValue {
-        try handler().call(method, params)
+    /// Runs a request the way the pipe runs it.
+    public func perform<R: PipeMethod>(_ request: R) throws(EntityIndexError) -> R.Result {
+        try handler().perform(request)
+    }
+
+    /// Runs a request and prints its result: with `--json` as the pipe's `result` object, else with `human`.
+    func run<R: PipeMethod>(_ request: R, human: (R.Result) -> Void) throws(EntityIndexError) {
+        emit(R.self, try perform(request), human: human)
+    }
+
+    /// Prints a result of method `R`: with `--json` as the pipe's `result` object, else with `human`.
+    func emit<R: PipeMethod>(_ method: R.Type, _ result: R.Result, human: (R.Result) -> Void) {
+        if json { print(JSONWriter.string(R.encode(result))) } else { human(result) }
     }
 
     public func print(_ text: String) { output(text + "\n") }
     public func printError(_ text: String) { errorOutput(text + "\n") }
-
-    /// Prints a result: as JSON with `--json`, else with `human`.
-    func emit(_ result: JSONValue, human: (JSONValue) -> Void) {
-        if json { print(JSONWriter.string(result)) } else { human(result) }
-    }
 }

@@ -12,11 +12,13 @@ protocol Command {
 public enum EntityIdx {
     public static let version = "0.1.0"
 
-    static let commands: [any Command.Type] = [
+    static var commands: [any Command.Type] {
+        [
         IngestCommand.self, SearchCommand.self, CompleteCommand.self, GetCommand.self, SuggestCommand.self, AllCommand.self,
         QueryCommand.self, RelatedCommand.self, DeleteCommand.self, DonateCommand.self, ReindexCommand.self,
         StateCommand.self, DeclareCommand.self, StatsCommand.self, PipeCommand.self,
-    ]
+        ]
+    }
 
     static var usage: String {
         var text = "entityidx: a Spotlight-style entity index and query service (App Intents semantics)\n\n"

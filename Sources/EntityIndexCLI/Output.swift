@@ -1,10 +1,11 @@
+import EntityIndex
 import JSON
 
 /// Human-readable output: aligned columns, nothing noisy.
 enum Output {
-    /// Prints entities as `type/id  title  subtitle` rows (plus any extra columns).
-    static func entities(_ result: JSONValue, in context: CommandContext, extra: [String] = [], numbered: Bool = false) {
-        let items = result["entities"]?.array ?? []
+    /// Prints entities as `type/id  title  subtitle` rows, with extra columns between title and subtitle.
+    static func entities(_ items: [EntityResult], in context: CommandContext, numbered: Bool = false,
+                         extra: (EntityResult) -> [String] = { _ in [] }) {
         if items.isEmpty {
             if context.stderrIsTerminal { context.printError("no entities") }
             return
@@ -12,10 +13,10 @@ enum Output {
         var rows: [[String]] = []
         for (i, e) in items.enumerated() {
             var row = numbered ? ["\(i + 1)."] : []
-            row.append("\(e["type"]?.string ?? "?")/\(e["id"]?.string ?? "?")")
-            row.append(clip(e["title"]?.string ?? "", 48))
-            for key in extra { row.append(e[key].map(display) ?? "") }
-            row.append(clip(e["subtitle"]?.string ?? "", 40))
+            row.append(e.key.description)
+            row.append(clip(e.record["title"]?.string ?? "", 48))
+            row += extra(e)
+            row.append(clip(e.record["subtitle"]?.string ?? "", 40))
             rows.append(row)
         }
         table(rows, in: context)
@@ -67,4 +68,12 @@ enum Output {
         }
         return String(out.reversed())
     }
+
+    /// A count and its noun, agreeing: `1 record`, `2 records`, `1,000 entities`.
+    static func count(_ n: Int, _ singular: String, _ plural: String) -> String {
+        "\(number(n)) \(n == 1 ? singular : plural)"
+    }
+
+    /// A number as the pipe writes it (`12.5`, `3`).
+    static func decimal(_ v: Double) -> String { JSONNumber(v).text }
 }

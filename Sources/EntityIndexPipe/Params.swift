@@ -22,7 +22,7 @@ public struct Params {
         }
     }
 
-    func fail(_ name: String, _ problem: String) -> EntityIndexError {
+    public func fail(_ name: String, _ problem: String) -> EntityIndexError {
         EntityIndexError(.invalidParams, "\(method): parameter \"\(name)\" \(problem)")
     }
 
@@ -33,6 +33,9 @@ public struct Params {
         case let other?: throw fail(name, "must be a string, got \(other.typeName)")
         }
     }
+
+    /// Whether the parameter is present (even as null).
+    func has(_ name: String) -> Bool { object[name] != nil }
 
     func requiredString(_ name: String) throws(EntityIndexError) -> String {
         guard let s = try string(name) else { throw fail(name, "is required") }
@@ -46,6 +49,11 @@ public struct Params {
             return nil
         }
         if let problem = RecordValidator.typeProblem(t) { throw fail(name, problem) }
+        return t
+    }
+
+    func requiredType(_ name: String = "type") throws(EntityIndexError) -> String {
+        guard let t = try type(name, required: true) else { throw fail(name, "is required") }
         return t
     }
 
@@ -151,6 +159,28 @@ public struct Params {
             let order = s["order"]?.string ?? "asc"
             guard order == "asc" || order == "desc" else { throw fail("\(name).order", "must be \"asc\" or \"desc\"") }
             result.append(PropertySort(property: property, descending: order == "desc"))
+        }
+        return result
+    }
+
+    /// `properties`: `[{"name": n, "kind": k, "sortable"?: b, "indexingKey"?: s}]`.
+    func declarations() throws(EntityIndexError) -> [PropertyDeclaration] {
+        guard let items = try array("properties") else { throw fail("properties", "is required") }
+        var result: [PropertyDeclaration] = []
+        for (i, item) in items.enumerated() {
+            let name = "properties[\(i)]"
+            guard case .object(let o) = item, let property = o["name"]?.string, !property.isEmpty else {
+                throw fail(name, "must be an object {name, kind, sortable?, indexingKey?}")
+            }
+            for key in o.keys where !["name", "kind", "sortable", "indexingKey"].contains(key) {
+                throw fail("\(name).\(key)", "is not allowed")
+            }
+            let kinds = PropertyDeclaration.Kind.allCases.map(\.rawValue).joined(separator: ", ")
+            guard let kindName = o["kind"]?.string, let kind = PropertyDeclaration.Kind(rawValue: kindName) else {
+                throw fail("\(name).kind", "must be one of: \(kinds)")
+            }
+            result.append(PropertyDeclaration(name: property, kind: kind, sortable: o["sortable"]?.bool ?? true,
+                                              indexingKey: o["indexingKey"]?.string))
         }
         return result
     }

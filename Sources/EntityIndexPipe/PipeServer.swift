@@ -83,12 +83,12 @@ public final class PipeServer {
         guard case .string(let method)? = request["method"] else {
             return Self.error(id: id, code: -32600, "\"method\" must be a string", data: "invalid_request")
         }
-        guard RequestHandler.knows(method) else {
-            return isNotification ? nil : Self.error(id: id, code: -32601, "unknown method \"\(method)\" (methods: \(RequestHandler.methods.joined(separator: ", ")))", data: "method_not_found")
+        guard let known = Method(rawValue: method) else {
+            return isNotification ? nil : Self.error(id: id, code: -32601, "unknown method \"\(method)\" (methods: \(Method.names.joined(separator: ", ")))", data: "method_not_found")
         }
         let response: JSONValue
         do {
-            let result = try handler.call(method, request["params"])
+            let result = try handler.call(known, request["params"])
             response = .object(JSONObject([("jsonrpc", "2.0"), ("id", id), ("result", result)]))
         } catch {
             response = Self.error(id: id, error)

@@ -18,7 +18,7 @@ import Testing
         let text = #"{"type":"order","id":1042,"title":"Order","properties":{"total":9.50,"tags":["a","b"]},"subtitle":null}"#
         _ = try store.ingest([TestSupport.json(text)])
         let e = try #require(try store.get(type: "order", ids: ["1042"]).first)
-        #expect(JSONWriter.string(e.json) == #"{"type":"order","id":"1042","title":"Order","properties":{"total":9.50,"tags":["a","b"]}}"#)
+        #expect(JSONWriter.string(.object(e.record)) == #"{"type":"order","id":"1042","title":"Order","properties":{"total":9.50,"tags":["a","b"]}}"#)
     }
 
     @Test("rejects bad records naming record, field and problem", arguments: [

@@ -88,7 +88,7 @@ import Testing
                 #expect(error.message.contains(message), "\(error.message.prefix(300))")
             }
         }
-        #expect(try store.stats()["entities"] == JSONValue(0))
+        #expect(try store.stats().all.entities == 0)
     }
 
     @Test func textWithNULsAndControlsRoundTrips() throws {

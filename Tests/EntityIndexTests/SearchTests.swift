@@ -95,7 +95,7 @@ import Testing
         #expect(try ids(store, "39F29") == ["K83913.39F29.59444AT"])
         #expect(try ids(store, "3DDE") == ["x1"])
         #expect(try ids(store, "7712") == ["x2"])
-        let explained = try store.search(SearchRequest(query: "042", explain: true)).map { $0.extra["explain"] }
+        let explained = try store.search(SearchRequest(query: "042", explain: true)).map(\.explanation)
         #expect(explained.map { $0?["insideCode"] } == [.bool(true), .bool(true)])
         #expect(explained.map { $0?["typos"] } == [JSONValue(0), JSONValue(0)])
         // Only when the words found nothing: a whole word or prefix keeps the codes that merely contain it out.
@@ -134,10 +134,10 @@ import Testing
         let store = try TestSupport.store()
         _ = try store.ingest([TestSupport.record("item", "1", "Café de Flore", [("subtitle", "東京塔 tour")])])
         let r = try #require(try store.search(SearchRequest(query: "cafe 東京", explain: true, highlight: true)).first)
-        #expect(r.extra["explain"]?["bestField"] == .string("title"))
-        let spans = r.extra["highlights"]?.array ?? []
-        #expect(spans.contains { $0["field"] == .string("title") && $0["text"] == .string("Café") && $0["start"] == JSONValue(0) })
-        #expect(spans.contains { $0["field"] == .string("subtitle") && $0["text"] == .string("東京") })
+        #expect(r.explanation?["bestField"] == .string("title"))
+        let spans = r.highlights ?? []
+        #expect(spans.contains(Highlight(field: "title", start: 0, end: 4, text: "Café")))
+        #expect(spans.contains { $0.field == "subtitle" && $0.text == "東京" })
     }
 
     @Test func aWordAndItsSpelledOutFormAreHighlightedOnce() throws {
@@ -145,7 +145,7 @@ import Testing
         _ = try store.ingest([TestSupport.record("item", "1", "Dr. Müller's Praxis")])
         for query in ["mu", "muller's", "praxis s"] {
             let r = try #require(try store.search(SearchRequest(query: query, highlight: true)).first)
-            let texts = (r.extra["highlights"]?.array ?? []).map { $0["text"]?.string ?? "" }
+            let texts = (r.highlights ?? []).map(\.text)
             #expect(texts.filter { $0 == "Müller's" } == ["Müller's"], "\(query): \(texts)")
         }
     }

@@ -38,7 +38,7 @@ import Testing
         repeat {
             let page = try store.all(type: "task", limit: 7, cursor: cursor)
             seen += page.entities.map(\.key.id)
-            cursor = page.next
+            cursor = page.nextCursor
             // Entities inserted between pages, before and after the cursor.
             _ = try store.ingest([rec("0\(round)"), rec("9\(round)")])
             round += 1
@@ -179,16 +179,16 @@ import Testing
         store.now = Timestamp.parse("2026-03-10T00:00:00Z")!
         #expect(try store.get(type: "task", ids: ["1", "2"]).map(\.key.id) == ["1"])
         let stats = try store.stats()
-        #expect(stats["expired"] == JSONValue(1))
+        #expect(stats.all.expired == 1)
         store.now = Timestamp.parse("2026-03-30T00:00:00Z")!
-        #expect(try store.stats()["expiringSoon"] == JSONValue(1), "expires 2026-04-02, within 7 days")
+        #expect(try store.stats().all.expiringSoon == 1, "expires 2026-04-02, within 7 days")
         #expect(try store.ingest([rec("1")]).unchanged == 1)
         store.now = Timestamp.parse("2026-04-20T00:00:00Z")!
         #expect(try store.get(type: "task", ids: ["1"]).map(\.key.id) == ["1"], "an unchanged re-ingest renews the month")
         store.now = Timestamp.parse("2026-05-01T00:00:00Z")!
         #expect(try store.get(type: "task", ids: ["1"]).isEmpty)
         _ = try store.ingest([TestSupport.record("note", "x", "x")])
-        #expect(try store.stats()["expired"] == JSONValue(0), "a write purges expired entities")
+        #expect(try store.stats().all.expired == 0, "a write purges expired entities")
     }
 
     @Test func reindexRequestsTrackWhatWasNotRepushed() throws {
@@ -212,10 +212,10 @@ import Testing
         let store = try TestSupport.store()
         _ = try store.ingest([rec("1"), rec("2", [("hidden", true)]), TestSupport.record("note", "n", "Note")])
         let s = try store.stats()
-        #expect(s["entities"] == JSONValue(3))
-        #expect(s["hidden"] == JSONValue(1))
-        #expect(s["types"]?["task"]?["entities"] == JSONValue(2))
-        #expect(s["icuVersion"]?.string?.hasPrefix("7") == true)
-        #expect(s["sqliteVersion"]?.string?.hasPrefix("3.") == true)
+        #expect(s.all.entities == 3)
+        #expect(s.all.hidden == 1)
+        #expect(s.types.first { $0.type == "task" }?.counts.entities == 2)
+        #expect(s.icuVersion.hasPrefix("7"))
+        #expect(s.sqliteVersion.hasPrefix("3."))
     }
 }

@@ -1,5 +1,3 @@
-import JSON
-
 /// A declared property type for one entity type, like `@Property` / `EntityQueryProperties` on the device.
 ///
 /// Declaring is optional: an undeclared property takes the type of its JSON values (and a string that is an
@@ -31,10 +29,4 @@ public struct PropertyDeclaration: Sendable, Equatable {
 
     /// The search column for this property: by its indexing key, else the low-weight properties column.
     var column: Int? { indexingKey.flatMap { PropertyDeclaration.indexingKeys[$0] } }
-
-    var json: JSONValue {
-        var o = JSONObject([("name", .string(name)), ("kind", .string(kind.rawValue)), ("sortable", .bool(sortable))])
-        if let indexingKey { o["indexingKey"] = .string(indexingKey) }
-        return .object(o)
-    }
 }

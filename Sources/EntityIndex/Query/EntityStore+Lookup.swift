@@ -28,7 +28,7 @@ extension EntityStore {
     ///
     /// The cursor is the last id returned: the next page starts after it, so entities inserted between pages are
     /// neither skipped (when after the cursor) nor repeated.
-    public func all(type: String, limit: Int, cursor: String?) throws(EntityIndexError) -> (entities: [EntityResult], next: String?) {
+    public func all(type: String, limit: Int, cursor: String?) throws(EntityIndexError) -> EntityPage {
         do {
             let rows = try db.rows(
                 "SELECT id, record FROM entity WHERE type = ? AND id > ? AND expires_at > ? ORDER BY id LIMIT ?",
@@ -36,15 +36,15 @@ extension EntityStore {
             ) { EntityResult(key: EntityKey(type: type, id: $0.text(0)), record: Self.parseRecord($0.text(1))) }
             if rows.count > limit {
                 let page = Array(rows.prefix(limit))
-                return (page, page.last?.key.id)
+                return EntityPage(entities: page, nextCursor: page.last?.key.id)
             }
-            return (rows, nil)
+            return EntityPage(entities: rows)
         } catch {
             throw EntityIndexError.wrap(error, doing: "listing entities")
         }
     }
 
-    public enum RelatedDirection: String, Sendable { case out, `in`, both }
+    public typealias RelatedDirection = EntityIndex.RelatedDirection
 
     /// Related entities: those this one lists (`out`, in listed order), those that list it (`in`), or both.
     public func related(type: String, id: String, direction: RelatedDirection) throws(EntityIndexError) -> [EntityResult] {

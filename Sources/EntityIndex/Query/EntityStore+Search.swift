@@ -21,20 +21,6 @@ public struct SearchRequest: Sendable {
     }
 }
 
-/// An entity as stored: the record as ingested, plus what a method adds (a search adds `score`).
-public struct EntityResult: Sendable {
-    public var key: EntityKey
-    public var record: JSONObject
-    public var extra: JSONObject = JSONObject()
-
-    /// The entity as the pipe returns it: the record's fields, then the added ones.
-    public var json: JSONValue {
-        var o = record
-        for (k, v) in extra { o[k] = v }
-        return .object(o)
-    }
-}
-
 extension EntityStore {
     /// A query ranks at most this many of its matches (the most recently indexed), or its limit if larger, so that
     /// its cost stays bounded whatever the size of the index.
@@ -79,9 +65,9 @@ extension EntityStore {
             let record = try recordStatement.step() ? Self.parseRecord(recordStatement.text(0)) : JSONObject()
             recordStatement.reset()
             var result = EntityResult(key: c.key, record: record)
-            result.extra["score"] = .number(JSONNumber((c.score * 1000).rounded() / 1000))
-            if request.explain { result.extra["explain"] = c.explanation }
-            if request.highlight { result.extra["highlights"] = highlighter.highlights(record) }
+            result.score = (c.score * 1000).rounded() / 1000
+            if request.explain { result.explanation = c.explanation }
+            if request.highlight { result.highlights = highlighter.highlights(record) }
             return result
         }
     }

@@ -7,18 +7,15 @@ import JSON
 struct Highlighter {
     var query: SearchQuery
 
-    func highlights(_ record: JSONObject) -> JSONValue {
-        var spans: [JSONValue] = []
+    func highlights(_ record: JSONObject) -> [Highlight] {
+        var spans: [Highlight] = []
         func scan(_ field: String, _ text: String) {
             for (start, end) in ranges(text) {
                 let utf8 = Array(text.utf8)
                 let before = String(decoding: utf8[0..<start], as: UTF8.self)
                 let matched = String(decoding: utf8[start..<end], as: UTF8.self)
                 let from = before.utf16.count
-                spans.append(.object(JSONObject([
-                    ("field", .string(field)), ("start", JSONValue(from)), ("end", JSONValue(from + matched.utf16.count)),
-                    ("text", .string(matched)),
-                ])))
+                spans.append(Highlight(field: field, start: from, end: from + matched.utf16.count, text: matched))
             }
         }
         for field in ["title", "subtitle", "description"] {
@@ -35,7 +32,7 @@ struct Highlighter {
                 if let text = item.string { scan("properties.\(name)[\(i)]", text) }
             }
         }
-        return .array(spans)
+        return spans
     }
 
     /// Byte ranges of `text` matched by any query term.

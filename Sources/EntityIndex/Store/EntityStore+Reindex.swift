@@ -1,27 +1,6 @@
 import JSON
 import SQLite
 
-/// A reindex request from the system and what it still waits for.
-public struct ReindexRequest: Sendable {
-    public var requestId: Int64
-    public var type: String?
-    public var ids: [String]?
-    public var createdAt: Int64
-    /// Entities not re-pushed (ingested or deleted) since the request.
-    public var outstanding: [EntityKey]
-
-    public var json: JSONValue {
-        var o = JSONObject([("requestId", .number(JSONNumber(requestId)))])
-        if let type { o["type"] = .string(type) }
-        if let ids { o["ids"] = .array(ids.map { .string($0) }) }
-        o["createdAt"] = .string(Timestamp.format(createdAt))
-        o["outstanding"] = .array(outstanding.map { key in
-            type != nil ? .string(key.id) : .object(JSONObject([("type", .string(key.type)), ("id", .string(key.id))]))
-        })
-        return .object(o)
-    }
-}
-
 extension EntityStore {
     /// Records that the system asks the app to reindex (`reindexAllEntities` / `reindexEntities(for:)`, or the
     /// `CSSearchableIndexDelegate` fallback): a type and ids, a whole type, or everything.
@@ -58,10 +37,10 @@ extension EntityStore {
     }
 
     /// The open reindex requests, oldest first.
-    public func pendingReindex() throws(EntityIndexError) -> [ReindexRequest] {
+    public func pendingReindex() throws(EntityIndexError) -> [PendingReindex] {
         do {
             var requests = try db.rows("SELECT id, type, ids, created_at FROM reindex_request ORDER BY id") { s in
-                ReindexRequest(requestId: s.int(0), type: s.optionalText(1),
+                PendingReindex(requestId: s.int(0), type: s.optionalText(1),
                                ids: s.optionalText(2).flatMap { try? JSONParser().parse($0) }?.array?.compactMap(\.string),
                                createdAt: s.int(3), outstanding: [])
             }

@@ -33,7 +33,7 @@ extension EntityStore {
                 """
             return try db.rows(sql, arguments) { s in
                 var result = Self.readEntity(s)
-                result.extra["engagement"] = .number(JSONNumber((s.double(3) * 1000).rounded() / 1000))
+                result.engagement = (s.double(3) * 1000).rounded() / 1000
                 return result
             }
         } catch {

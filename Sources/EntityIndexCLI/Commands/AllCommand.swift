@@ -1,5 +1,5 @@
 import EntityIndex
-import JSON
+import EntityIndexPipe
 
 /// `entityidx all --type T`: every entity of a type, a page at a time (`allEntities()`).
 struct AllCommand: Command {
@@ -12,21 +12,19 @@ struct AllCommand: Command {
         ],
         discussion: "Paging is by id: entities added between pages are neither skipped nor repeated.")
 
-    var params: JSONObject
+    var request: AllRequest
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         guard let type = arguments.value("type") else { throw UsageError("missing --type", usage: Self.spec.usage) }
         guard arguments.positionals.isEmpty else { throw UsageError("all takes no arguments", usage: Self.spec.usage) }
-        params = JSONObject([("type", .string(type))])
-        if let limit = try arguments.int("limit", range: 0...EntityStore.maxResults, usage: Self.spec.usage) { params["limit"] = JSONValue(limit) }
-        if let cursor = arguments.value("cursor") { params["cursor"] = .string(cursor) }
+        request = AllRequest(type: type, cursor: arguments.value("cursor"))
+        if let limit = try arguments.limit(usage: Self.spec.usage) { request.limit = limit }
     }
 
     func run(_ context: CommandContext) throws -> Int32 {
-        let result = try context.call("all", .object(params))
-        context.emit(result) { result in
-            Output.entities(result, in: context)
-            if let next = result["nextCursor"]?.string { context.printError("more: --cursor \(next)") }
+        try context.run(request) { page in
+            Output.entities(page.entities, in: context)
+            if let next = page.nextCursor { context.printError("more: --cursor \(next)") }
         }
         return 0
     }

@@ -1,5 +1,5 @@
 import EntityIndex
-import JSON
+import EntityIndexPipe
 
 /// `entityidx complete TEXT`: completions of the word being typed.
 struct CompleteCommand: Command {
@@ -9,18 +9,17 @@ struct CompleteCommand: Command {
         options: [("limit=", "at most N completions (default 8)")],
         discussion: "Completions are normalized index terms, most frequent first (FTS5's vocabulary).")
 
-    var params: JSONObject
+    var request: CompleteRequest
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         guard !arguments.positionals.isEmpty else { throw UsageError("missing TEXT", usage: Self.spec.usage) }
-        params = JSONObject([("prefix", .string(arguments.positionals.joined(separator: " ")))])
-        if let limit = try arguments.int("limit", range: 0...EntityStore.maxResults, usage: Self.spec.usage) { params["limit"] = JSONValue(limit) }
+        request = CompleteRequest(prefix: arguments.positionals.joined(separator: " "))
+        if let limit = try arguments.limit(usage: Self.spec.usage) { request.limit = limit }
     }
 
     func run(_ context: CommandContext) throws -> Int32 {
-        let result = try context.call("complete", .object(params))
-        context.emit(result) { r in
-            Output.table((r["completions"]?.array ?? []).map { [$0["term"]?.string ?? "", Output.display($0["documents"] ?? 0)] }, in: context)
+        try context.run(request) { completions in
+            Output.table(completions.map { [$0.term, String($0.documents)] }, in: context)
         }
         return 0
     }

@@ -1,5 +1,5 @@
 import EntityIndex
-import JSON
+import EntityIndexPipe
 
 /// `entityidx declare --type T NAME:KIND…`: property types for a type.
 struct DeclareCommand: Command {
@@ -15,16 +15,17 @@ struct DeclareCommand: Command {
             Without --type, lists the declarations.
             """)
 
-    var params: JSONObject?
+    /// nil: list the declarations.
+    var request: DeclareRequest?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         guard let type = arguments.value("type") else {
             guard arguments.positionals.isEmpty else { throw UsageError("declaring needs --type", usage: Self.spec.usage) }
-            params = nil
+            request = nil
             return
         }
         guard !arguments.positionals.isEmpty else { throw UsageError("missing NAME:KIND", usage: Self.spec.usage) }
-        var properties: [JSONValue] = []
+        var properties: [PropertyDeclaration] = []
         for spec in arguments.positionals {
             var text = Substring(spec)
             var key: String?
@@ -36,28 +37,27 @@ struct DeclareCommand: Command {
             guard parts.count == 2 || (parts.count == 3 && parts[2] == "unsortable") else {
                 throw UsageError("expected NAME:KIND[:unsortable][@indexingKey], got \"\(spec)\"", usage: Self.spec.usage)
             }
-            var o = JSONObject([("name", .string(String(parts[0]))), ("kind", .string(String(parts[1])))])
-            if parts.count == 3 { o["sortable"] = false }
-            if let key { o["indexingKey"] = .string(key) }
-            properties.append(.object(o))
+            guard let kind = PropertyDeclaration.Kind(rawValue: String(parts[1])) else {
+                let kinds = PropertyDeclaration.Kind.allCases.map(\.rawValue).joined(separator: ", ")
+                throw UsageError("unknown KIND \"\(parts[1])\" in \"\(spec)\" (kinds: \(kinds))", usage: Self.spec.usage)
+            }
+            properties.append(PropertyDeclaration(name: String(parts[0]), kind: kind, sortable: parts.count == 2, indexingKey: key))
         }
-        params = JSONObject([("type", .string(type)), ("properties", .array(properties))])
+        request = DeclareRequest(type: type, properties: properties)
     }
 
     func run(_ context: CommandContext) throws -> Int32 {
-        guard let params else {
-            let result = try context.call("declarations", [:])
-            context.emit(result) { r in
-                for (type, list) in r["types"]?.object ?? JSONObject() {
-                    for d in list.array ?? [] {
-                        context.print("\(type).\(d["name"]?.string ?? "")  \(d["kind"]?.string ?? "")\(d["sortable"] == .bool(false) ? " unsortable" : "")\(d["indexingKey"]?.string.map { " @" + $0 } ?? "")")
+        guard let request else {
+            try context.run(DeclarationsMethod()) { types in
+                for t in types {
+                    for d in t.properties {
+                        context.print("\(t.type).\(d.name)  \(d.kind.rawValue)\(d.sortable ? "" : " unsortable")\(d.indexingKey.map { " @" + $0 } ?? "")")
                     }
                 }
             }
             return 0
         }
-        let result = try context.call("declare", .object(params))
-        context.emit(result) { context.print("declared \(Output.display($0["declared"] ?? 0)) properties") }
+        try context.run(request) { context.print("declared \(Output.count($0, "property", "properties"))") }
         return 0
     }
 }

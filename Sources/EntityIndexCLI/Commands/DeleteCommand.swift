@@ -1,5 +1,5 @@
 import EntityIndex
-import JSON
+import EntityIndexPipe
 
 /// `entityidx delete`: by ids, by type, by domain, or everything.
 struct DeleteCommand: Command {
@@ -13,23 +13,21 @@ struct DeleteCommand: Command {
         ],
         discussion: "")
 
-    var params = JSONObject()
+    var request: DeleteRequest
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        if let type = arguments.value("type") { params["type"] = .string(type) }
-        if !arguments.positionals.isEmpty {
-            guard params["type"] != nil else { throw UsageError("deleting by ID needs --type", usage: Self.spec.usage) }
-            params["ids"] = .array(arguments.positionals.map { .string($0) })
+        request = DeleteRequest(type: arguments.value("type"), ids: arguments.positionals, domains: arguments.all("domain"),
+                                all: arguments.flag("all"))
+        if !request.ids.isEmpty && request.type == nil {
+            throw UsageError("deleting by ID needs --type", usage: Self.spec.usage)
         }
-        let domains = arguments.all("domain")
-        if !domains.isEmpty { params["domains"] = .array(domains.map { .string($0) }) }
-        if arguments.flag("all") { params["all"] = true }
-        guard !params.isEmpty else { throw UsageError("say what to delete: --type, IDs with --type, --domain or --all", usage: Self.spec.usage) }
+        guard request.type != nil || !request.domains.isEmpty || request.all else {
+            throw UsageError("say what to delete: --type, IDs with --type, --domain or --all", usage: Self.spec.usage)
+        }
     }
 
     func run(_ context: CommandContext) throws -> Int32 {
-        let result = try context.call("delete", .object(params))
-        context.emit(result) { context.print("deleted \(Output.display($0["deleted"] ?? 0))") }
+        try context.run(request) { context.print("deleted \(Output.count($0, "entity", "entities"))") }
         return 0
     }
 }

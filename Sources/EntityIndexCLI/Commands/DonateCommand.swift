@@ -1,5 +1,5 @@
 import EntityIndex
-import JSON
+import EntityIndexPipe
 
 /// `entityidx donate --type T ID`: an interaction, like an intent donation.
 struct DonateCommand: Command {
@@ -9,17 +9,18 @@ struct DonateCommand: Command {
         options: [("type=", "the entity's type (required)")],
         discussion: "Donations of one entity within 5 minutes of the previous one count once.")
 
-    var params: JSONObject
+    var request: DonateRequest
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         guard let type = arguments.value("type") else { throw UsageError("missing --type", usage: Self.spec.usage) }
         guard arguments.positionals.count == 1 else { throw UsageError("donate takes one ID", usage: Self.spec.usage) }
-        params = JSONObject([("type", .string(type)), ("id", .string(arguments.positionals[0]))])
+        request = DonateRequest(type: type, id: arguments.positionals[0])
     }
 
     func run(_ context: CommandContext) throws -> Int32 {
-        let result = try context.call("donate", .object(params))
-        context.emit(result) { context.print($0["counted"] == .bool(true) ? "donated" : "not counted (within 5 minutes of the previous donation)") }
+        try context.run(request) { counted in
+            context.print(counted ? "donated" : "not counted (within 5 minutes of the previous donation)")
+        }
         return 0
     }
 }

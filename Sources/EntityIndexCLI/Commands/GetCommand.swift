@@ -1,5 +1,5 @@
 import EntityIndex
-import JSON
+import EntityIndexPipe
 
 /// `entityidx get --type T ID…`: entities by id (`entities(for:)`).
 struct GetCommand: Command {
@@ -9,17 +9,16 @@ struct GetCommand: Command {
         options: [("type=", "the entity type (required)")],
         discussion: "Each entity comes back exactly as ingested. Hidden entities are returned; expired ones are not.")
 
-    var params: JSONObject
+    var request: GetRequest
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         guard let type = arguments.value("type") else { throw UsageError("missing --type", usage: Self.spec.usage) }
         guard !arguments.positionals.isEmpty else { throw UsageError("missing ID", usage: Self.spec.usage) }
-        params = JSONObject([("type", .string(type)), ("ids", .array(arguments.positionals.map { .string($0) }))])
+        request = GetRequest(type: type, ids: arguments.positionals)
     }
 
     func run(_ context: CommandContext) throws -> Int32 {
-        let result = try context.call("get", .object(params))
-        context.emit(result) { Output.entities($0, in: context) }
+        try context.run(request) { Output.entities($0, in: context) }
         return 0
     }
 }

@@ -59,7 +59,7 @@ struct IngestCommand: Command {
             store.abortBatch()
             throw error
         }
-        context.emit(counts.json) { _ in
+        context.emit(IngestRequest.self, counts) { counts in
             let elapsed = progress.elapsed
             context.print("inserted \(Output.number(counts.inserted)), updated \(Output.number(counts.updated)), unchanged \(Output.number(counts.unchanged)) (\(Output.number(counts.total)) records in \(String(format2(elapsed))) s)")
         }

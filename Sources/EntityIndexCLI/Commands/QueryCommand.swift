@@ -1,5 +1,5 @@
 import EntityIndex
-import JSON
+import EntityIndexPipe
 
 /// `entityidx query --type T --filter …`: a property query (`EntityPropertyQuery`).
 struct QueryCommand: Command {
@@ -19,26 +19,22 @@ struct QueryCommand: Command {
             "has an element". The value is read as JSON when it parses, else as a string.
             """)
 
-    var params: JSONObject
+    var request: PropertyQueryRequest
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         guard let type = arguments.value("type") else { throw UsageError("missing --type", usage: Self.spec.usage) }
         guard arguments.positionals.isEmpty else { throw UsageError("query takes no arguments (use --filter)", usage: Self.spec.usage) }
-        params = JSONObject([("type", .string(type))])
-        params["filters"] = .array(try arguments.all("filter").map { text throws(UsageError) in try FilterSyntax.parse(text, usage: Self.spec.usage) })
-        if arguments.flag("or") { params["mode"] = "or" }
-        let sort: [JSONValue] = arguments.all("sort").map { key in
+        let filters = try arguments.all("filter").map { text throws(UsageError) in try FilterSyntax.parse(text, usage: Self.spec.usage) }
+        let sort = arguments.all("sort").map { key in
             let parts = key.split(separator: ":", maxSplits: 1)
-            let order = parts.count == 2 && parts[1].lowercased() == "desc" ? "desc" : "asc"
-            return ["property": .string(String(parts.first ?? "")), "order": .string(order)]
+            return PropertySort(property: String(parts.first ?? ""), descending: parts.count == 2 && parts[1].lowercased() == "desc")
         }
-        if !sort.isEmpty { params["sort"] = .array(sort) }
-        if let limit = try arguments.int("limit", range: 0...EntityStore.maxResults, usage: Self.spec.usage) { params["limit"] = JSONValue(limit) }
+        request = PropertyQueryRequest(type: type, filters: filters, mode: arguments.flag("or") ? .or : .and, sort: sort,
+                                       limit: try arguments.limit(usage: Self.spec.usage))
     }
 
     func run(_ context: CommandContext) throws -> Int32 {
-        let result = try context.call("query", .object(params))
-        context.emit(result) { Output.entities($0, in: context) }
+        try context.run(request) { Output.entities($0, in: context) }
         return 0
     }
 }

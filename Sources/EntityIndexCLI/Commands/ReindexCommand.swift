@@ -1,5 +1,5 @@
 import EntityIndex
-import JSON
+import EntityIndexPipe
 
 /// `entityidx reindex request|pending|ack`: what the system asks the app to restore.
 struct ReindexCommand: Command {
@@ -13,46 +13,47 @@ struct ReindexCommand: Command {
             (ingested again or deleted) since; ack closes one.
             """)
 
-    var method: String
-    var params = JSONObject()
+    enum Action {
+        case request(ReindexRequest)
+        case pending
+        case ack(ReindexAckRequest)
+    }
+
+    var action: Action
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        guard let action = arguments.positionals.first else { throw UsageError("missing request, pending or ack", usage: Self.spec.usage) }
+        guard let name = arguments.positionals.first else { throw UsageError("missing request, pending or ack", usage: Self.spec.usage) }
         let rest = Array(arguments.positionals.dropFirst())
-        switch action {
+        switch name {
         case "request":
-            method = "reindex.request"
-            if let type = arguments.value("type") { params["type"] = .string(type) }
-            if !rest.isEmpty {
-                guard params["type"] != nil else { throw UsageError("reindex request with IDs needs --type", usage: Self.spec.usage) }
-                params["ids"] = .array(rest.map { .string($0) })
-            }
+            let type = arguments.value("type")
+            if !rest.isEmpty && type == nil { throw UsageError("reindex request with IDs needs --type", usage: Self.spec.usage) }
+            action = .request(ReindexRequest(type: type, ids: rest.isEmpty ? nil : rest))
         case "pending":
             guard rest.isEmpty else { throw UsageError("reindex pending takes no arguments", usage: Self.spec.usage) }
-            method = "reindex.pending"
+            action = .pending
         case "ack":
-            guard rest.count == 1, let id = Int(rest[0]), id > 0 else { throw UsageError("reindex ack takes one request id", usage: Self.spec.usage) }
-            method = "reindex.ack"
-            params["requestId"] = JSONValue(id)
+            guard rest.count == 1, let id = Int64(rest[0]), id > 0 else { throw UsageError("reindex ack takes one request id", usage: Self.spec.usage) }
+            action = .ack(ReindexAckRequest(requestId: id))
         default:
-            throw UsageError("unknown reindex action '\(action)'", usage: Self.spec.usage)
+            throw UsageError("unknown reindex action '\(name)'", usage: Self.spec.usage)
         }
     }
 
     func run(_ context: CommandContext) throws -> Int32 {
-        let result = try context.call(method, .object(params))
-        context.emit(result) { result in
-            switch method {
-            case "reindex.request": context.print("request \(Output.display(result["requestId"] ?? 0))")
-            case "reindex.ack": context.print("acknowledged")
-            default:
-                let requests = result["requests"]?.array ?? []
+        switch action {
+        case .request(let request):
+            try context.run(request) { context.print("request \($0)") }
+        case .ack(let request):
+            try context.run(request) { context.print("acknowledged request \(request.requestId)") }
+        case .pending:
+            try context.run(ReindexPendingMethod()) { requests in
                 if requests.isEmpty { context.print("no open reindex requests") }
                 for r in requests {
-                    let scope = r["type"]?.string.map { t in r["ids"] != nil ? "\(t) (ids)" : "\(t) (all)" } ?? "everything"
-                    let outstanding = r["outstanding"]?.array ?? []
-                    let list = outstanding.prefix(20).map { $0.string ?? "\($0["type"]?.string ?? "")/\($0["id"]?.string ?? "")" }
-                    context.print("request \(Output.display(r["requestId"] ?? 0))  \(scope)  outstanding \(outstanding.count)\(list.isEmpty ? "" : ": " + list.joined(separator: " "))\(outstanding.count > 20 ? " …" : "")")
+                    let scope = r.type.map { t in r.ids != nil ? "\(t) (ids)" : "\(t) (all)" } ?? "everything"
+                    let list = r.outstanding.prefix(20).map { r.type != nil ? $0.id : $0.description }
+                    let more = r.outstanding.count > 20 ? " …" : ""
+                    context.print("request \(r.requestId)  \(scope)  outstanding \(r.outstanding.count)\(list.isEmpty ? "" : ": " + list.joined(separator: " "))\(more)")
                 }
             }
         }

@@ -1,5 +1,5 @@
 import EntityIndex
-import JSON
+import EntityIndexPipe
 
 /// `entityidx related --type T ID`: linked entities (`relatedAppEntityIdentifier`).
 struct RelatedCommand: Command {
@@ -9,18 +9,22 @@ struct RelatedCommand: Command {
         options: [("type=", "the entity's type (required)"), ("direction=", "out (default), in or both")],
         discussion: "out lists the linked entities in their listed order, leaving out those not in the index.")
 
-    var params: JSONObject
+    var request: RelatedRequest
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         guard let type = arguments.value("type") else { throw UsageError("missing --type", usage: Self.spec.usage) }
         guard arguments.positionals.count == 1 else { throw UsageError("related takes one ID", usage: Self.spec.usage) }
-        params = JSONObject([("type", .string(type)), ("id", .string(arguments.positionals[0]))])
-        if let direction = arguments.value("direction") { params["direction"] = .string(direction) }
+        request = RelatedRequest(type: type, id: arguments.positionals[0])
+        if let name = arguments.value("direction") {
+            guard let direction = RelatedDirection(rawValue: name) else {
+                throw UsageError("--direction must be out, in or both; got \"\(name)\"", usage: Self.spec.usage)
+            }
+            request.direction = direction
+        }
     }
 
     func run(_ context: CommandContext) throws -> Int32 {
-        let result = try context.call("related", .object(params))
-        context.emit(result) { Output.entities($0, in: context) }
+        try context.run(request) { Output.entities($0, in: context) }
         return 0
     }
 }

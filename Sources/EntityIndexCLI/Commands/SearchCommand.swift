@@ -1,4 +1,5 @@
 import EntityIndex
+import EntityIndexPipe
 import JSON
 
 /// `entityidx search QUERY`: full-text search (`entities(matching:)`).
@@ -21,30 +22,23 @@ struct SearchCommand: Command {
             after '--': entityidx search -- -cafe
             """)
 
-    var params: JSONObject
+    var request: SearchRequest
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         guard !arguments.positionals.isEmpty else { throw UsageError("missing QUERY", usage: Self.spec.usage) }
-        params = JSONObject([("query", .string(arguments.positionals.joined(separator: " ")))])
-        if let type = arguments.value("type") { params["type"] = .string(type) }
-        if let limit = try arguments.int("limit", range: 0...EntityStore.maxResults, usage: Self.spec.usage) { params["limit"] = JSONValue(limit) }
-        let filters = try arguments.all("filter").map { text throws(UsageError) in try FilterSyntax.parse(text, usage: Self.spec.usage) }
-        if !filters.isEmpty { params["filters"] = .array(filters) }
-        if arguments.flag("explain") { params["explain"] = true }
-        if arguments.flag("highlight") { params["highlight"] = true }
+        request = SearchRequest(
+            query: arguments.positionals.joined(separator: " "), type: arguments.value("type"),
+            filters: try arguments.all("filter").map { text throws(UsageError) in try FilterSyntax.parse(text, usage: Self.spec.usage) },
+            explain: arguments.flag("explain"), highlight: arguments.flag("highlight"))
+        if let limit = try arguments.limit(usage: Self.spec.usage) { request.limit = limit }
     }
 
     func run(_ context: CommandContext) throws -> Int32 {
-        let result = try context.call("search", .object(params))
-        context.emit(result) { result in
-            Output.entities(result, in: context, extra: ["score"], numbered: true)
-            for e in result["entities"]?.array ?? [] {
-                if let explain = e["explain"] {
-                    context.print("  \(e["type"]?.string ?? "")/\(e["id"]?.string ?? ""): \(JSONWriter.string(explain))")
-                }
-                for span in e["highlights"]?.array ?? [] {
-                    context.print("  \(e["type"]?.string ?? "")/\(e["id"]?.string ?? "") \(span["field"]?.string ?? ""): [\(span["text"]?.string ?? "")] at \(span["start"].map(Output.display) ?? "")")
-                }
+        try context.run(request) { results in
+            Output.entities(results, in: context, numbered: true) { [$0.score.map { Output.decimal($0) } ?? ""] }
+            for e in results {
+                if let explain = e.explanation { context.print("  \(e.key): \(JSONWriter.string(explain))") }
+                for span in e.highlights ?? [] { context.print("  \(e.key) \(span.field): [\(span.text)] at \(span.start)") }
             }
         }
         return 0
@@ -53,13 +47,16 @@ struct SearchCommand: Command {
 
 /// `--filter 'PROP OP VALUE'`: the value is JSON when it parses as JSON, else a string.
 enum FilterSyntax {
-    static func parse(_ text: String, usage: String) throws(UsageError) -> JSONValue {
+    static func parse(_ text: String, usage: String) throws(UsageError) -> PropertyFilter {
         let parts = text.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
         guard parts.count == 3 else {
             throw UsageError("--filter needs 'PROPERTY OP VALUE', e.g. 'total ge 10'; got \"\(text)\"", usage: usage)
         }
+        guard let op = PropertyFilter.Op(rawValue: String(parts[1])) else {
+            let ops = PropertyFilter.Op.allCases.map(\.rawValue).joined(separator: " ")
+            throw UsageError("--filter operator \"\(parts[1])\" is not one of: \(ops)", usage: usage)
+        }
         let raw = String(parts[2])
-        let value = (try? JSONParser().parse(raw)) ?? .string(raw)
-        return ["property": .string(String(parts[0])), "op": .string(String(parts[1])), "value": value]
+        return PropertyFilter(property: String(parts[0]), op: op, value: (try? JSONParser().parse(raw)) ?? .string(raw))
     }
 }

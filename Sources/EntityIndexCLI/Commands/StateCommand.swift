@@ -1,5 +1,5 @@
 import EntityIndex
-import JSON
+import EntityIndexPipe
 
 /// `entityidx state`: the client state of the last committed batch.
 struct StateCommand: Command {
@@ -13,8 +13,7 @@ struct StateCommand: Command {
     }
 
     func run(_ context: CommandContext) throws -> Int32 {
-        let result = try context.call("state", [:])
-        context.emit(result) { context.print($0["clientState"]?.string ?? "null") }
+        try context.run(StateMethod()) { context.print($0 ?? "null") }
         return 0
     }
 }

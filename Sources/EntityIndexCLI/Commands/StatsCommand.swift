@@ -1,5 +1,5 @@
 import EntityIndex
-import JSON
+import EntityIndexPipe
 
 /// `entityidx stats`: counts, expiry, sizes and versions.
 struct StatsCommand: Command {
@@ -12,19 +12,20 @@ struct StatsCommand: Command {
     }
 
     func run(_ context: CommandContext) throws -> Int32 {
-        let result = try context.call("stats", [:])
-        context.emit(result) { r in
-            var rows = [["type", "entities", "hidden", "expired", "expiring in 7 days"]]
-            for (type, t) in r["types"]?.object ?? JSONObject() {
-                rows.append([type] + ["entities", "hidden", "expired", "expiringSoon"].map { Output.display(t[$0] ?? 0) })
+        try context.run(StatsMethod()) { s in
+            func row(_ name: String, _ c: Stats.Counts) -> [String] {
+                [name] + [c.entities, c.hidden, c.expired, c.expiringSoon].map(Output.number)
             }
-            rows.append(["all"] + ["entities", "hidden", "expired", "expiringSoon"].map { Output.display(r[$0] ?? 0) })
-            Output.table(rows, in: context)
+            Output.table([["type", "entities", "hidden", "expired", "expiring in 7 days"]] + s.types.map(row) + [row("all", s.all)],
+                         in: context)
             context.print("")
-            for key in ["reindexRequests", "donations", "clientState", "databaseBytes", "path", "now", "schemaVersion",
-                        "textVersion", "sqliteVersion", "icuVersion"] {
-                context.print("\(key): \(Output.display(r[key] ?? .null))")
-            }
+            let rows: [(String, String)] = [
+                ("reindexRequests", String(s.reindexRequests)), ("donations", String(s.donations)),
+                ("clientState", s.clientState ?? "null"), ("databaseBytes", String(s.databaseBytes)), ("path", s.path),
+                ("now", Timestamp.format(s.now)), ("schemaVersion", String(s.schemaVersion)),
+                ("textVersion", String(s.textVersion)), ("sqliteVersion", s.sqliteVersion), ("icuVersion", s.icuVersion),
+            ]
+            for (key, value) in rows { context.print("\(key): \(value)") }
         }
         return 0
     }

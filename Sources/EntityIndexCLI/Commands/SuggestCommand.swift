@@ -1,5 +1,5 @@
 import EntityIndex
-import JSON
+import EntityIndexPipe
 
 /// `entityidx suggest`: what the system would offer before the user types (`suggestedEntities()`).
 struct SuggestCommand: Command {
@@ -9,17 +9,18 @@ struct SuggestCommand: Command {
         options: [("type=", "only entities of this type"), ("limit=", "at most N (default 10)")],
         discussion: "Hidden and expired entities are never suggested. See the README for the scoring.")
 
-    var params = JSONObject()
+    var request: SuggestRequest
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         guard arguments.positionals.isEmpty else { throw UsageError("suggest takes no arguments", usage: Self.spec.usage) }
-        if let type = arguments.value("type") { params["type"] = .string(type) }
-        if let limit = try arguments.int("limit", range: 0...EntityStore.maxResults, usage: Self.spec.usage) { params["limit"] = JSONValue(limit) }
+        request = SuggestRequest(type: arguments.value("type"))
+        if let limit = try arguments.limit(usage: Self.spec.usage) { request.limit = limit }
     }
 
     func run(_ context: CommandContext) throws -> Int32 {
-        let result = try context.call("suggest", .object(params))
-        context.emit(result) { Output.entities($0, in: context, extra: ["engagement"], numbered: true) }
+        try context.run(request) { results in
+            Output.entities(results, in: context, numbered: true) { [$0.engagement.map { Output.decimal($0) } ?? ""] }
+        }
         return 0
     }
 }

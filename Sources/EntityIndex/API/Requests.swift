@@ -1,0 +1,124 @@
+import JSON
+
+// The engine's requests, one value per method of the contract (§3). The pipe decodes its params into these and
+// the CLI builds them from its options; `SearchRequest`, `PropertyQueryRequest` and `DeleteRequest` live beside the
+// code that runs them.
+
+/// Records to upsert, all or nothing (the pipe's `ingest`).
+public struct IngestRequest: Sendable {
+    public var records: [JSONValue]
+    public init(records: [JSONValue]) { self.records = records }
+}
+
+/// `entities(for:)`: entities of one type by id, in the order asked.
+public struct GetRequest: Sendable, Equatable {
+    public var type: String
+    public var ids: [String]
+    public init(type: String, ids: [String]) {
+        self.type = type
+        self.ids = ids
+    }
+}
+
+/// `suggestedEntities()`.
+public struct SuggestRequest: Sendable, Equatable {
+    public static let defaultLimit = 10
+    public var type: String?
+    public var limit: Int
+    public init(type: String? = nil, limit: Int = defaultLimit) {
+        self.type = type
+        self.limit = limit
+    }
+}
+
+/// A page of `allEntities()`.
+public struct AllRequest: Sendable, Equatable {
+    public static let defaultLimit = 100
+    public var type: String
+    public var limit: Int
+    /// The `nextCursor` of the previous page.
+    public var cursor: String?
+    public init(type: String, limit: Int = defaultLimit, cursor: String? = nil) {
+        self.type = type
+        self.limit = limit
+        self.cursor = cursor
+    }
+}
+
+/// Which way `related` follows links.
+public enum RelatedDirection: String, Sendable, CaseIterable { case out, `in`, both }
+
+/// The entities one entity links to, that link to it, or both.
+public struct RelatedRequest: Sendable, Equatable {
+    public var type: String
+    public var id: String
+    public var direction: RelatedDirection
+    public init(type: String, id: String, direction: RelatedDirection = .out) {
+        self.type = type
+        self.id = id
+        self.direction = direction
+    }
+}
+
+/// An interaction with one entity (an intent donation).
+public struct DonateRequest: Sendable, Equatable {
+    public var type: String
+    public var id: String
+    public init(type: String, id: String) {
+        self.type = type
+        self.id = id
+    }
+}
+
+/// Completions of the word being typed.
+public struct CompleteRequest: Sendable, Equatable {
+    public static let defaultLimit = 8
+    public var prefix: String
+    public var limit: Int
+    public init(prefix: String, limit: Int = defaultLimit) {
+        self.prefix = prefix
+        self.limit = limit
+    }
+}
+
+/// Ends the open batch with a new client state; with `expected`, only if the stored state is that one.
+public struct BatchEndRequest: Sendable, Equatable {
+    public var clientState: String
+    /// nil: no check; `.some(nil)`: the stored state must be null.
+    public var expected: String??
+    public init(clientState: String, expected: String?? = nil) {
+        self.clientState = clientState
+        self.expected = expected
+    }
+}
+
+/// The system asks the app to reindex: ids of a type, a whole type, or everything.
+public struct ReindexRequest: Sendable, Equatable {
+    public var type: String?
+    public var ids: [String]?
+    public init(type: String? = nil, ids: [String]? = nil) {
+        self.type = type
+        self.ids = ids
+    }
+}
+
+/// Closes one reindex request.
+public struct ReindexAckRequest: Sendable, Equatable {
+    public var requestId: Int64
+    public init(requestId: Int64) { self.requestId = requestId }
+}
+
+/// Property types for one entity type.
+public struct DeclareRequest: Sendable, Equatable {
+    public var type: String
+    public var properties: [PropertyDeclaration]
+    public init(type: String, properties: [PropertyDeclaration]) {
+        self.type = type
+        self.properties = properties
+    }
+}
+
+/// A method that takes no parameters (`batch.begin`, `state`, `reindex.pending`, `stats`, `declarations`).
+public struct NoParameters: Sendable, Equatable {
+    public init() {}
+}

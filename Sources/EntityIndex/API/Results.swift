@@ -1,0 +1,104 @@
+import JSON
+
+/// An entity in a result: its identity, the record exactly as ingested, and what the method adds.
+///
+/// A search adds its `score` (and, when asked, the ranking tiers and the matched spans); a suggestion its
+/// `engagement`.
+public struct EntityResult: Sendable {
+    public var key: EntityKey
+    public var record: JSONObject
+    public var score: Double?
+    public var explanation: JSONValue?
+    public var highlights: [Highlight]?
+    public var engagement: Double?
+
+    public init(key: EntityKey, record: JSONObject) {
+        self.key = key
+        self.record = record
+    }
+}
+
+/// A matched span of one field of a search result, in UTF-16 code units of the original text.
+public struct Highlight: Sendable, Equatable {
+    /// `title`, `synonyms[0]`, `properties.note`…
+    public var field: String
+    public var start: Int
+    public var end: Int
+    public var text: String
+
+    public init(field: String, start: Int, end: Int, text: String) {
+        self.field = field
+        self.start = start
+        self.end = end
+        self.text = text
+    }
+}
+
+/// A page of `allEntities()` (or of a property query cut at the per-request maximum), and where the next starts.
+public struct EntityPage: Sendable {
+    public var entities: [EntityResult]
+    public var nextCursor: String?
+    public init(entities: [EntityResult], nextCursor: String? = nil) {
+        self.entities = entities
+        self.nextCursor = nextCursor
+    }
+}
+
+/// A completion of the word being typed and how many documents hold it.
+public struct Completion: Sendable, Equatable {
+    public var term: String
+    public var documents: Int
+    public init(term: String, documents: Int) {
+        self.term = term
+        self.documents = documents
+    }
+}
+
+/// An open reindex request and what it still waits for.
+public struct PendingReindex: Sendable, Equatable {
+    public var requestId: Int64
+    public var type: String?
+    public var ids: [String]?
+    public var createdAt: Int64
+    /// Entities not re-pushed (ingested or deleted) since the request.
+    public var outstanding: [EntityKey]
+}
+
+/// The declared properties of one entity type.
+public struct TypeDeclarations: Sendable, Equatable {
+    public var type: String
+    public var properties: [PropertyDeclaration]
+}
+
+/// What is in the index, what is hidden, expired or about to expire, and what it runs on.
+public struct Stats: Sendable, Equatable {
+    public struct Counts: Sendable, Equatable {
+        public var entities = 0
+        public var hidden = 0
+        public var expired = 0
+        /// Entities that expire within 7 days.
+        public var expiringSoon = 0
+    }
+
+    public var all: Counts
+    /// Per type, ordered by type.
+    public var types: [(type: String, counts: Counts)]
+    public var reindexRequests: Int
+    public var donations: Int
+    public var clientState: String?
+    public var databaseBytes: Int
+    public var path: String
+    public var now: Int64
+    public var schemaVersion: Int
+    public var textVersion: Int
+    public var sqliteVersion: String
+    public var icuVersion: String
+
+    public static func == (a: Stats, b: Stats) -> Bool {
+        a.all == b.all && a.types.map(\.type) == b.types.map(\.type) && a.types.map(\.counts) == b.types.map(\.counts)
+            && a.reindexRequests == b.reindexRequests && a.donations == b.donations && a.clientState == b.clientState
+            && a.databaseBytes == b.databaseBytes && a.path == b.path && a.now == b.now
+            && a.schemaVersion == b.schemaVersion && a.textVersion == b.textVersion
+            && a.sqliteVersion == b.sqliteVersion && a.icuVersion == b.icuVersion
+    }
+}

@@ -1,0 +1,91 @@
+import EntityIndex
+import JSON
+
+// How results are written as JSON: the one place for the pipe's results and the CLI's `--json`.
+
+extension EntityResult {
+    /// The entity as the pipe returns it: the record's fields as ingested, then what the method added.
+    public var json: JSONValue {
+        var o = record
+        if let score { o["score"] = .number(JSONNumber(score)) }
+        if let explanation { o["explain"] = explanation }
+        if let highlights { o["highlights"] = .array(highlights.map(\.json)) }
+        if let engagement { o["engagement"] = .number(JSONNumber(engagement)) }
+        return .object(o)
+    }
+}
+
+extension Array where Element == EntityResult {
+    /// `{"entities": [...]}`.
+    public var entitiesJSON: JSONValue { ["entities": .array(map(\.json))] }
+}
+
+extension Highlight {
+    public var json: JSONValue {
+        .object(JSONObject([("field", .string(field)), ("start", JSONValue(start)), ("end", JSONValue(end)), ("text", .string(text))]))
+    }
+}
+
+extension EntityPage {
+    /// `{"entities": [...], "nextCursor"?: c}`.
+    public var json: JSONValue {
+        var o = JSONObject([("entities", .array(entities.map(\.json)))])
+        if let nextCursor { o["nextCursor"] = .string(nextCursor) }
+        return .object(o)
+    }
+}
+
+extension IngestCounts {
+    public var json: JSONValue {
+        ["inserted": JSONValue(inserted), "updated": JSONValue(updated), "unchanged": JSONValue(unchanged)]
+    }
+}
+
+extension PendingReindex {
+    /// `outstanding` holds ids when the request has a type, else `{type, id}` pairs.
+    public var json: JSONValue {
+        var o = JSONObject([("requestId", .number(JSONNumber(requestId)))])
+        if let type { o["type"] = .string(type) }
+        if let ids { o["ids"] = .array(ids.map { .string($0) }) }
+        o["createdAt"] = .string(Timestamp.format(createdAt))
+        o["outstanding"] = .array(outstanding.map { key in
+            type != nil ? .string(key.id) : .object(JSONObject([("type", .string(key.type)), ("id", .string(key.id))]))
+        })
+        return .object(o)
+    }
+}
+
+extension PropertyDeclaration {
+    public var json: JSONValue {
+        var o = JSONObject([("name", .string(name)), ("kind", .string(kind.rawValue)), ("sortable", .bool(sortable))])
+        if let indexingKey { o["indexingKey"] = .string(indexingKey) }
+        return .object(o)
+    }
+}
+
+extension Stats.Counts {
+    var json: JSONObject {
+        JSONObject([
+            ("entities", JSONValue(entities)), ("hidden", JSONValue(hidden)), ("expired", JSONValue(expired)),
+            ("expiringSoon", JSONValue(expiringSoon)),
+        ])
+    }
+}
+
+extension Stats {
+    public var json: JSONValue {
+        var o = all.json
+        o["types"] = .object(JSONObject(types.map { ($0.type, .object($0.counts.json)) }))
+        o["reindexRequests"] = JSONValue(reindexRequests)
+        o["donations"] = JSONValue(donations)
+        o["clientState"] = JSONValue(clientState)
+        o["databaseBytes"] = JSONValue(databaseBytes)
+        o["path"] = .string(path)
+        o["now"] = .string(Timestamp.format(now))
+        o["schemaVersion"] = JSONValue(schemaVersion)
+        o["textVersion"] = JSONValue(textVersion)
+        o["sqliteVersion"] = .string(sqliteVersion)
+        o["icuVersion"] = .string(icuVersion)
+        return .object(o)
+    }
+}

@@ -1,0 +1,139 @@
+import EntityIndex
+import JSON
+
+/// The methods of the pipe (contract §3): the one list that dispatch, the unknown-method error and the schema test
+/// read.
+///
+/// Adding a method is a case here and a `PipeMethod` type that decodes its params, runs it and encodes its result.
+public enum Method: String, CaseIterable, Sendable {
+    case ingest, get, search, complete, suggest, all, query, related, delete, donate
+    case batchBegin = "batch.begin"
+    case batchEnd = "batch.end"
+    case state
+    case reindexRequest = "reindex.request"
+    case reindexPending = "reindex.pending"
+    case reindexAck = "reindex.ack"
+    case stats, declare, declarations
+
+    /// The request type of this method.
+    public var request: any PipeMethod.Type {
+        switch self {
+        case .ingest: IngestRequest.self
+        case .get: GetRequest.self
+        case .search: SearchRequest.self
+        case .complete: CompleteRequest.self
+        case .suggest: SuggestRequest.self
+        case .all: AllRequest.self
+        case .query: PropertyQueryRequest.self
+        case .related: RelatedRequest.self
+        case .delete: DeleteRequest.self
+        case .donate: DonateRequest.self
+        case .batchBegin: BatchBeginMethod.self
+        case .batchEnd: BatchEndRequest.self
+        case .state: StateMethod.self
+        case .reindexRequest: ReindexRequest.self
+        case .reindexPending: ReindexPendingMethod.self
+        case .reindexAck: ReindexAckRequest.self
+        case .stats: StatsMethod.self
+        case .declare: DeclareRequest.self
+        case .declarations: DeclarationsMethod.self
+        }
+    }
+
+    /// The names of its parameters; any other is an invalid-params error.
+    public var parameters: [String] { request.parameters }
+
+    /// Every method name, for messages.
+    public static var names: [String] { allCases.map(\.rawValue) }
+}
+
+/// A request of one pipe method: decoded from `params`, run on a store, its result encoded.
+///
+/// The CLI builds the same values from its options and encodes results with the same `encode`, so that its
+/// `--json` output is the pipe's `result` by construction.
+public protocol PipeMethod: Sendable {
+    associatedtype Result
+    static var method: Method { get }
+    static var parameters: [String] { get }
+    /// Reads the params of a pipe request (unknown parameters are already rejected).
+    init(params: Params) throws(EntityIndexError)
+    /// Checks what the engine would not (a type name's syntax): the same errors for the pipe and the CLI.
+    func validate() throws(EntityIndexError)
+    func run(on store: EntityStore) throws(EntityIndexError) -> Result
+    static func encode(_ result: Result) -> JSONValue
+}
+
+extension PipeMethod {
+    public func validate() throws(EntityIndexError) {}
+
+    /// Decodes `params`, runs the request and encodes its result: what the pipe does for one request.
+    static func respond(to params: JSONValue?, on store: EntityStore) throws(EntityIndexError) -> JSONValue {
+        let request = try Self(params: try Params(params, method: method.rawValue, allowed: parameters))
+        try request.validate()
+        return encode(try request.run(on: store))
+    }
+
+    /// An invalid-params error about one parameter, worded like the pipe's.
+    func invalid(_ name: String, _ problem: String) -> EntityIndexError {
+        EntityIndexError(.invalidParams, "\(Self.method.rawValue): parameter \"\(name)\" \(problem)")
+    }
+
+    /// Checks a type name like a record's `type`.
+    func check(type: String?, name: String = "type") throws(EntityIndexError) {
+        if let type, let problem = RecordValidator.typeProblem(type) { throw invalid(name, problem) }
+    }
+}
+
+// MARK: - Methods without parameters
+
+/// `batch.begin`.
+public struct BatchBeginMethod: PipeMethod {
+    public static let method = Method.batchBegin
+    public static let parameters: [String] = []
+    public init() {}
+    public init(params: Params) {}
+    public func run(on store: EntityStore) throws(EntityIndexError) { try store.beginBatch() }
+    public static func encode(_ result: Void) -> JSONValue { [:] }
+}
+
+/// `state`: the client state of the last committed batch.
+public struct StateMethod: PipeMethod {
+    public static let method = Method.state
+    public static let parameters: [String] = []
+    public init() {}
+    public init(params: Params) {}
+    public func run(on store: EntityStore) throws(EntityIndexError) -> String? { try store.clientState() }
+    public static func encode(_ result: String?) -> JSONValue { ["clientState": JSONValue(result)] }
+}
+
+/// `reindex.pending`: the open reindex requests.
+public struct ReindexPendingMethod: PipeMethod {
+    public static let method = Method.reindexPending
+    public static let parameters: [String] = []
+    public init() {}
+    public init(params: Params) {}
+    public func run(on store: EntityStore) throws(EntityIndexError) -> [PendingReindex] { try store.pendingReindex() }
+    public static func encode(_ result: [PendingReindex]) -> JSONValue { ["requests": .array(result.map(\.json))] }
+}
+
+/// `stats`.
+public struct StatsMethod: PipeMethod {
+    public static let method = Method.stats
+    public static let parameters: [String] = []
+    public init() {}
+    public init(params: Params) {}
+    public func run(on store: EntityStore) throws(EntityIndexError) -> Stats { try store.stats() }
+    public static func encode(_ result: Stats) -> JSONValue { result.json }
+}
+
+/// `declarations`: the declared properties of every type.
+public struct DeclarationsMethod: PipeMethod {
+    public static let method = Method.declarations
+    public static let parameters: [String] = []
+    public init() {}
+    public init(params: Params) {}
+    public func run(on store: EntityStore) throws(EntityIndexError) -> [TypeDeclarations] { try store.allDeclarations() }
+    public static func encode(_ result: [TypeDeclarations]) -> JSONValue {
+        ["types": .object(JSONObject(result.map { ($0.type, .array($0.properties.map(\.json))) }))]
+    }
+}
