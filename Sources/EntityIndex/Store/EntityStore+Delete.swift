@@ -18,49 +18,62 @@ public struct DeleteRequest: Sendable {
 extension EntityStore {
     /// Deletes entities; returns how many.
     ///
+    /// The selectors given combine as an intersection (the contract's `delete`): `type` and `domains` delete the
+    /// entities of that type in those domains, `ids` with `type` those entities (and with `domains`, those of them in
+    /// the domains). Several domains are a union among themselves.
     /// - `ids` with `type`: those entities (`deleteAppEntities(identifiedBy:ofType:)`);
     /// - `type` alone: every entity of the type (`deleteAppEntities(ofType:)`);
     /// - `domains`: entities in each domain `D` or below it (`D.*`), never `Dx` (`deleteSearchableItems(withDomainIdentifiers:)`);
-    /// - `all`: everything, and the batch client state too (`deleteAllSearchableItems()`).
+    /// - `all`: everything, and the batch client state too (`deleteAllSearchableItems()`); it takes no other selector.
     public func delete(_ request: DeleteRequest) throws(EntityIndexError) -> Int {
         if !request.ids.isEmpty && request.type == nil {
             throw EntityIndexError(.invalidParams, "deleting by ids needs the type of the entities")
         }
-        if !request.all && request.type == nil && request.domains.isEmpty {
+        if request.all && (request.type != nil || !request.domains.isEmpty) {
+            throw EntityIndexError(.invalidParams, "\"all\" deletes everything and takes no type, ids or domains")
+        }
+        let domains = request.domains.filter { !$0.isEmpty }
+        if !request.all && request.type == nil && domains.isEmpty {
             throw EntityIndexError(.invalidParams, "say what to delete: a type, ids with a type, domains, or all")
         }
         do {
             return try write {
-                var deleted = 0
-                // Deleting counts as a re-push for reindex requests.
-                func settle(_ condition: String, _ arguments: [SQLValue]) throws {
-                    try db.run(
-                        "DELETE FROM reindex_outstanding WHERE (type, id) IN (SELECT e.type, e.id FROM entity e WHERE \(condition))",
-                        arguments)
-                }
                 if request.all {
-                    deleted = Int(try db.scalar("SELECT count(*) FROM entity")?.int ?? 0)
+                    let deleted = Int(try db.scalar("SELECT count(*) FROM entity")?.int ?? 0)
                     try db.execute("DELETE FROM entity; DELETE FROM client_state; DELETE FROM reindex_outstanding; DELETE FROM donation; DELETE FROM vocabulary;")
                     return deleted
                 }
-                if let type = request.type {
-                    if request.ids.isEmpty {
-                        try db.run("DELETE FROM reindex_outstanding WHERE type = ?", [.text(type)])
-                        try db.run("DELETE FROM entity WHERE type = ?", [.text(type)])
-                        deleted += db.changes
-                    } else {
-                        for id in request.ids {
-                            try db.run("DELETE FROM reindex_outstanding WHERE type = ? AND id = ?", [.text(type), .text(id)])
-                            try db.run("DELETE FROM entity WHERE type = ? AND id = ?", [.text(type), .text(id)])
-                            deleted += db.changes
+                if let type = request.type, !request.ids.isEmpty {
+                    var deleted = 0
+                    for id in request.ids {
+                        if !domains.isEmpty {
+                            let domain = try db.scalar("SELECT domain FROM entity WHERE type = ? AND id = ?", [.text(type), .text(id)])?.string
+                            guard let domain, domains.contains(where: { domain == $0 || domain.hasPrefix($0 + ".") }) else { continue }
                         }
+                        // Deleting counts as a re-push for reindex requests.
+                        try db.run("DELETE FROM reindex_outstanding WHERE type = ? AND id = ?", [.text(type), .text(id)])
+                        try db.run("DELETE FROM entity WHERE type = ? AND id = ?", [.text(type), .text(id)])
+                        deleted += db.changes
                     }
+                    return deleted
                 }
-                for domain in request.domains where !domain.isEmpty {
+                if domains.isEmpty, let type = request.type {
+                    try db.run("DELETE FROM reindex_outstanding WHERE type = ?", [.text(type)])
+                    try db.run("DELETE FROM entity WHERE type = ?", [.text(type)])
+                    return db.changes
+                }
+                var deleted = 0
+                for domain in domains {
                     // `D` itself, or `D.` followed by anything: a range scan, so `_` and `%` in names mean nothing.
-                    let condition = "e.domain = ? OR (e.domain >= ? AND e.domain < ?)"
-                    let arguments: [SQLValue] = [.text(domain), .text(domain + "."), .text(domain + "/")]
-                    try settle(condition, arguments)
+                    var condition = "(e.domain = ? OR (e.domain >= ? AND e.domain < ?))"
+                    var arguments: [SQLValue] = [.text(domain), .text(domain + "."), .text(domain + "/")]
+                    if let type = request.type {
+                        condition += " AND e.type = ?"
+                        arguments.append(.text(type))
+                    }
+                    try db.run(
+                        "DELETE FROM reindex_outstanding WHERE (type, id) IN (SELECT e.type, e.id FROM entity e WHERE \(condition))",
+                        arguments)
                     try db.run("DELETE FROM entity WHERE rowid IN (SELECT e.rowid FROM entity e WHERE \(condition))", arguments)
                     deleted += db.changes
                 }

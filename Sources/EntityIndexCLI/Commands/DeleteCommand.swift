@@ -9,9 +9,13 @@ struct DeleteCommand: Command {
         options: [
             ("type=", "entities of this type (all of them unless IDs are given)"),
             ("domain=", "entities in domain D or below it (D.*), never Dx (repeatable)"),
-            ("all", "everything, and the batch client state"),
+            ("all", "everything, and the batch client state (alone: with no other selector)"),
         ],
-        discussion: "")
+        discussion: """
+            Several selectors combine as an intersection: --type customer --domain shop.orders.2025 deletes the
+            customers in that domain (or below it), not every customer and every entity of the domain; IDs with
+            --domain delete those of the IDs that are in the domain. Several --domain options are a union.
+            """)
 
     var request: DeleteRequest
 
