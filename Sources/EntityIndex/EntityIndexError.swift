@@ -16,6 +16,12 @@ public struct EntityIndexError: Error, Sendable, CustomStringConvertible {
         case schemaTooNew = "schema_too_new"
         case limitExceeded = "limit_exceeded"
         case io = "io_error"
+        /// A stop signal (SIGINT/SIGTERM) ended the request; nothing of it was applied.
+        case interrupted = "interrupted"
+        /// The request needed more memory or output than a request may take.
+        case resourceExhausted = "resource_exhausted"
+        /// The database file was replaced or removed since it was opened; nothing was written.
+        case databaseReplaced = "database_replaced"
     }
 
     public var code: Code

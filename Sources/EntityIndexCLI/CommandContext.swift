@@ -23,6 +23,7 @@ public final class CommandContext {
     public init(arguments: ParsedArguments, output: @escaping (String) -> Void = { Platform.write(1, $0) },
                 errorOutput: @escaping (String) -> Void = { Platform.write(2, $0) }) throws(UsageError) {
         dbPath = arguments.value("db") ?? Self.defaultDatabase
+        guard !dbPath.isEmpty else { throw UsageError("--db must be the path of a file, not empty") }
         if let text = arguments.value("now") {
             guard let ms = Timestamp.parse(text) else {
                 throw UsageError("--now must be an ISO-8601 date-time with a zone, such as 2026-03-02T09:00:00Z; got \"\(text)\"")
@@ -38,15 +39,30 @@ public final class CommandContext {
         stderrIsTerminal = Platform.isTerminal(2)
     }
 
+    /// How long a write waits for another writer: `$ENTITYIDX_LOCK_TIMEOUT` seconds, else as long as it takes.
+    static func lockTimeout() throws(EntityIndexError) -> Double? {
+        guard let text = Platform.environment("ENTITYIDX_LOCK_TIMEOUT"), !text.isEmpty else { return nil }
+        guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {
+            throw EntityIndexError(.invalidParams, "ENTITYIDX_LOCK_TIMEOUT must be a number of seconds, got \"\(text)\"")
+        }
+        return seconds
+    }
+
     public func now() -> Int64 { fixedNow ?? Platform.nowMilliseconds() }
 
     /// The store, opened (and created or migrated) on first use.
     public func store() throws(EntityIndexError) -> EntityStore {
         if let openedStore { return openedStore }
-        if dbPath != ":memory:" { Platform.createPrivateFile(dbPath) }
         let errorOutput = self.errorOutput
-        let store = try EntityStore(path: dbPath, now: now()) { count in
+        let path = dbPath
+        let onLockWait: ((Double) -> Void)? = stderrIsTerminal ? { waited in
+            errorOutput("\r\u{1B}[K  waiting for the write lock of \(path) (\(Int(waited)) s; Ctrl-C to give up)")
+        } : nil
+        let store = try EntityStore(path: dbPath, now: now(), lockTimeout: try Self.lockTimeout(), onLockWait: onLockWait) { count in
             errorOutput("rebuilding the search index of \(count) entities for this version of entityidx…\n")
+        }
+        if !store.textVersionIsCurrent {
+            errorOutput("warning: \(dbPath) was indexed by another version of entityidx; searches may miss some matches until it is rebuilt (run 'entityidx rebuild'; any write also rebuilds it)\n")
         }
         openedStore = store
         return store

@@ -51,10 +51,4 @@ public enum Platform {
     }
 
     static func closeFile(_ fd: Int32) { if fd > 2 { close(fd) } }
-
-    /// Creates an empty database file readable by its owner only, so that a new index is private by default.
-    static func createPrivateFile(_ path: String) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        if fd >= 0 { close(fd) }
-    }
 }

@@ -86,6 +86,8 @@ extension Stats {
         o["textVersion"] = JSONValue(textVersion)
         o["sqliteVersion"] = .string(sqliteVersion)
         o["icuVersion"] = .string(icuVersion)
+        o["indexTextVersion"] = JSONValue(indexTextVersion)
+        o["readOnly"] = .bool(readOnly)
         return .object(o)
     }
 }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CEntityIdx
 
 /// One SQLite connection: the handle, a statement cache and transactions.
@@ -6,19 +9,25 @@ import CEntityIdx
 /// in `deinit`. That single-owner rule is why the type is `@unchecked Sendable`: it may move between threads, but is
 /// never used from two at once.
 public final class Connection: @unchecked Sendable {
-    public enum Mode: Sendable { case readWrite, readOnly }
+    /// `immutable`: `path` is a `file:` URI with `immutable=1`, for a file this process cannot write.
+    public enum Mode: Sendable { case readWrite, readOnly, immutable }
 
     let handle: OpaquePointer
     public let path: String
     private var cache: [String: Statement] = [:]
     private var cacheByAddress: [UnsafeRawPointer: Statement] = [:]
+    /// How a writer waits for another one (see `waitForLocks`); the busy handler's context, owned here.
+    public let lockWait = LockWait()
 
     /// Opens (and, in read-write mode, creates) the database at `path`.
     public init(path: String, mode: Mode = .readWrite) throws(SQLiteError) {
         eidx_sqlite_configure()
         var db: OpaquePointer?
-        let flags: Int32 = (mode == .readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
-            | SQLITE_OPEN_NOMUTEX
+        let flags: Int32 = switch mode {
+        case .readWrite: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        case .readOnly: SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
+        case .immutable: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX
+        }
         let rc = sqlite3_open_v2(path, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
@@ -28,6 +37,12 @@ public final class Connection: @unchecked Sendable {
         self.handle = db
         self.path = path
         sqlite3_extended_result_codes(db, 1)
+        // A stop signal (SIGINT/SIGTERM) interrupts a running statement within a few thousand VM steps
+        // (https://sqlite.org/c3ref/progress_handler.html): it then fails with SQLITE_INTERRUPT.
+        sqlite3_progress_handler(db, 1000, { _ in eidx_stop_signal() != 0 ? 1 : 0 }, nil)
+        sqlite3_busy_handler(db, { context, count in
+            Unmanaged<LockWait>.fromOpaque(context!).takeUnretainedValue().shouldRetry(count) ? 1 : 0
+        }, Unmanaged.passUnretained(lockWait).toOpaque())
     }
 
     deinit {
@@ -118,12 +133,57 @@ public final class Connection: @unchecked Sendable {
     public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
     public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
+    /// Sets how long a writer waits for a lock before SQLITE_BUSY (nil: as long as it takes), and what it is told
+    /// about once a second while it waits.
+    public func waitForLocks(timeoutSeconds: Double?, report: ((_ waitedSeconds: Double) -> Void)? = nil) {
+        lockWait.timeout = timeoutSeconds
+        lockWait.report = report
+    }
+
     /// Sets how long a writer waits for a lock before SQLITE_BUSY.
     public func setBusyTimeout(milliseconds: Int32) {
-        sqlite3_busy_timeout(handle, milliseconds)
+        waitForLocks(timeoutSeconds: Double(milliseconds) / 1000)
     }
 
     public static var libraryVersion: String { String(cString: sqlite3_libversion()) }
+}
+
+// MARK: - Waiting for locks
+
+/// The state of a connection's busy handler (https://sqlite.org/c3ref/busy_handler.html): it sleeps and retries
+/// until the lock is free, the timeout passes or a stop signal arrives.
+public final class LockWait {
+    /// Seconds to wait at most; nil for as long as it takes.
+    public var timeout: Double?
+    public var report: ((Double) -> Void)?
+    /// How long the last wait lasted, in seconds (for error messages).
+    public private(set) var waited = 0.0
+    private var started = 0.0
+    private var reported = 0.0
+
+    func shouldRetry(_ count: Int32) -> Bool {
+        let now = Self.monotonicSeconds()
+        if count == 0 {
+            started = now
+            reported = now
+        }
+        waited = now - started
+        if eidx_stop_signal() != 0 { return false }
+        if let timeout, waited >= timeout { return false }
+        if let report, now - reported >= 1 {
+            reported = now
+            report(waited)
+        }
+        // Short sleeps first (most waits are one commit), then 20 ms steps.
+        usleep(useconds_t(min(Int(count) + 1, 20) * 1000))
+        return true
+    }
+
+    static func monotonicSeconds() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
 }
 
 // MARK: - Transactions

@@ -22,6 +22,8 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
     public var isBusy: Bool { primaryCode == SQLITE_BUSY || primaryCode == SQLITE_LOCKED }
     public var isFull: Bool { primaryCode == SQLITE_FULL }
     public var isReadOnly: Bool { primaryCode == SQLITE_READONLY }
+    public var isInterrupted: Bool { primaryCode == SQLITE_INTERRUPT }
+    public var isOutOfMemory: Bool { primaryCode == SQLITE_NOMEM || primaryCode == SQLITE_TOOBIG }
     public var isCorrupt: Bool { primaryCode == SQLITE_CORRUPT || primaryCode == SQLITE_NOTADB }
 
     public var description: String {

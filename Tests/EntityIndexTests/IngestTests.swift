@@ -157,7 +157,7 @@ import Testing
         #expect(try reopened.db.scalar("INSERT INTO search_code(search_code, rank) VALUES ('integrity-check', 1)") == nil)
     }
 
-    @Test func reopeningRebuildsWhenTheTextVersionChanges() throws {
+    @Test func theFirstWriteRebuildsWhenTheTextVersionChanges() throws {
         let dir = TestSupport.temporaryDirectory()
         let store = try EntityStore(path: dir + "/i.sqlite", now: Timestamp.parse("2026-03-02T09:00:00Z")!)
         _ = try store.ingest([TestSupport.record("task", "1", "Café")])
@@ -166,9 +166,18 @@ import Testing
         try store.db.execute("INSERT INTO search(search) VALUES ('rebuild')")
         final class Box: @unchecked Sendable { var count = 0 }
         let told = Box()
-        let reopened = try EntityStore(path: dir + "/i.sqlite", now: Timestamp.parse("2026-03-02T09:00:00Z")!) { told.count = $0 }
-        #expect(told.count == 1, "the caller is told why opening takes long")
-        #expect(try reopened.search(SearchRequest(query: "cafe")).map(\.key.id) == ["1"])
+        let reader = try EntityStore(path: dir + "/i.sqlite", now: Timestamp.parse("2026-03-02T09:00:00Z")!, onRebuild: { told.count += $0 })
+        #expect(told.count == 0 && !reader.textVersionIsCurrent, "opening for a read does not rebuild")
+        #expect(try reader.search(SearchRequest(query: "stale")).map(\.key.id) == ["1"], "an old index is still searched")
+        #expect(try reader.db.scalar("SELECT value FROM meta WHERE key = 'text_version'")?.string == "0")
+        let writer = try EntityStore(path: dir + "/i.sqlite", now: Timestamp.parse("2026-03-02T09:00:00Z")!, onRebuild: { told.count += $0 })
+        _ = try writer.donate(type: "task", id: "1")
+        #expect(told.count == 1, "the first write rebuilds, and the caller is told why it takes long")
+        #expect(try writer.search(SearchRequest(query: "cafe")).map(\.key.id) == ["1"])
+        // The reader, opened before, finds the version current once it holds the lock: it does not rebuild again.
+        #expect(try reader.rebuild() == true)
+        #expect(told.count == 1, "the rebuild is re-checked under the lock and happens once")
+        #expect(try reader.search(SearchRequest(query: "cafe")).map(\.key.id) == ["1"])
     }
 
     @Test func refusesADatabaseFromANewerSchema() throws {

@@ -93,6 +93,11 @@ public struct Stats: Sendable, Equatable {
     public var textVersion: Int
     public var sqliteVersion: String
     public var icuVersion: String
+    /// The text version the index was built with: when it differs from `textVersion`, the first write (or
+    /// `entityidx rebuild`) rebuilds it; until then searches use the older analysis.
+    public var indexTextVersion: Int
+    /// Whether this process cannot write the database (it is read, immutable).
+    public var readOnly: Bool
 
     public static func == (a: Stats, b: Stats) -> Bool {
         a.all == b.all && a.types.map(\.type) == b.types.map(\.type) && a.types.map(\.counts) == b.types.map(\.counts)
@@ -100,5 +105,6 @@ public struct Stats: Sendable, Equatable {
             && a.databaseBytes == b.databaseBytes && a.path == b.path && a.now == b.now
             && a.schemaVersion == b.schemaVersion && a.textVersion == b.textVersion
             && a.sqliteVersion == b.sqliteVersion && a.icuVersion == b.icuVersion
+            && a.indexTextVersion == b.indexTextVersion && a.readOnly == b.readOnly
     }
 }

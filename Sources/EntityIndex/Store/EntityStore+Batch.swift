@@ -7,12 +7,24 @@ extension EntityStore {
 
     /// Starts a batch: ingests and deletes until `endBatch` are applied together, or not at all.
     ///
-    /// The batch is an open write transaction, so other writers wait for it (up to the busy timeout). If the process
+    /// The batch is an open write transaction, so other writers wait for it. A read-only database, or a file replaced
+    /// since it was opened, fails here already. If the process
     /// dies before `endBatch`, SQLite rolls it back: nothing of it is applied.
     public func beginBatch() throws(EntityIndexError) {
         guard !batchOpen else { throw EntityIndexError(.batchState, "a batch is already open; end it with batch.end first") }
         do {
-            try db.execute("BEGIN IMMEDIATE")
+            try prepareWrite()
+            do {
+                try db.execute("BEGIN IMMEDIATE")
+            } catch {
+                throw lockError(error)
+            }
+            do {
+                try checkFile()
+            } catch {
+                try? db.execute("ROLLBACK")
+                throw error
+            }
         } catch {
             throw EntityIndexError.wrap(error, doing: "starting a batch")
         }

@@ -34,18 +34,44 @@ public final class Ingestion {
     /// Words this ingest put in `vocabulary` (it rolls back with them, so it lives as long as the transaction).
     private var knownTerms = Set<String>()
     /// Whether any reindex request waits for entities (if not, ingest skips settling them).
-    private let reindexPending: Bool
+    private var reindexPending: Bool
+
+    /// Whether the transaction (or savepoint) is open: it is taken with the first record to write, so that a slow
+    /// producer holds no lock while it has nothing to give.
+    private var begun = false
+    /// Set when the declarations changed between the start and the taking of the lock: records prepared against the
+    /// old ones are derived again.
+    private var declarationsChanged = false
 
     init(store: EntityStore) throws {
         self.store = store
+        preparer = RecordPreparer(declarations: try store.allDeclarations())
+        reindexPending = true
+    }
+
+    /// Takes the write lock (or a savepoint of the open batch), and reads again what was read without it.
+    private func begin() throws {
+        guard !begun else { return }
         if store.batchOpen {
             try store.db.execute("SAVEPOINT ingest")
         } else {
-            try store.db.execute("BEGIN IMMEDIATE")
+            try store.prepareWrite()
+            do {
+                try store.db.execute("BEGIN IMMEDIATE")
+            } catch {
+                throw store.lockError(error)
+            }
         }
+        begun = true
+        try store.checkFile()
         reindexPending = try store.db.scalar("SELECT EXISTS (SELECT 1 FROM reindex_outstanding)")?.int == 1
-        preparer = RecordPreparer(declarations: try store.allDeclarations())
+        if try store.allDeclarations() != preparer.declarations {
+            declarationsChanged = true
+            writerPreparer = RecordPreparer(declarations: try store.allDeclarations())
+        }
     }
+
+    private var writerPreparer: RecordPreparer?
 
     deinit {
         if !finished { rollback() }
@@ -72,7 +98,8 @@ public final class Ingestion {
         case .valid(let record, let text, let derived):
             guard problemCount == 0 else { return } // nothing will be committed; keep validating only
             do {
-                try upsert(record, text: text, derived: derived)
+                try begin()
+                try upsert(record, text: text, derived: declarationsChanged ? nil : derived)
             } catch {
                 throw EntityIndexError.wrap(error, doing: "ingesting record \(prepared.position) (\(record.key))")
             }
@@ -89,6 +116,11 @@ public final class Ingestion {
             if problemCount > problems.count { message += "\n  … and \(problemCount - problems.count) more" }
             throw EntityIndexError(.invalidRecord, message, details: problems)
         }
+        guard begun else {
+            // Nothing to write (an empty input): no lock was taken, nothing changes.
+            finished = true
+            return counts
+        }
         do {
             try store.purgeExpired()
             try store.db.execute(store.batchOpen ? "RELEASE ingest" : "COMMIT")
@@ -104,6 +136,7 @@ public final class Ingestion {
     public func rollback() {
         guard !finished else { return }
         finished = true
+        guard begun else { return }
         if store.batchOpen {
             try? store.db.execute("ROLLBACK TO ingest")
             try? store.db.execute("RELEASE ingest")
@@ -135,7 +168,7 @@ public final class Ingestion {
             counts.unchanged += 1
             return
         }
-        let derived = derived ?? preparer.derive(record)
+        let derived = derived ?? (writerPreparer ?? preparer).derive(record)
         let values: [SQLValue] = [
             .text(derived.document.idKey), .text(record.title), .text(text), SQLValue(record.domain),
             SQLValue(record.hidden), SQLValue(record.rankingHint), SQLValue(record.priority), SQLValue(record.lastUsedAt),

@@ -30,7 +30,8 @@ extension EntityStore {
                 clientState: try clientState(),
                 databaseBytes: try count("PRAGMA page_count") * count("PRAGMA page_size"),
                 path: path, now: now, schemaVersion: Schema.version, textVersion: TextAnalyzer.version,
-                sqliteVersion: Connection.libraryVersion, icuVersion: TextAnalyzer.icuVersion)
+                sqliteVersion: Connection.libraryVersion, icuVersion: TextAnalyzer.icuVersion,
+                indexTextVersion: try meta("text_version").flatMap { Int($0) } ?? 0, readOnly: isReadOnly)
         } catch {
             throw EntityIndexError.wrap(error, doing: "computing stats")
         }

@@ -4,7 +4,11 @@ import SQLite
 /// The entity index: one SQLite database holding entities, their search index and the system-side state.
 ///
 /// A store is used from one thread at a time. Several stores (in one or several processes) can share a database:
-/// WAL lets readers proceed while a writer commits, and writers wait (`busy_timeout`) instead of failing.
+/// WAL lets readers proceed while a writer commits, and a writer waits for another one for as long as it takes
+/// (or `lockTimeout`), instead of failing.
+///
+/// Opening never writes for a read, except the schema migrations a read needs: a database indexed by another
+/// version of the text pipeline is still searched, and rebuilt by its first write (or `rebuild()`), once.
 public final class EntityStore {
     public let db: Connection
     public let path: String
@@ -12,31 +16,50 @@ public final class EntityStore {
     public var now: Int64
     /// Changes made between `batch.begin` and `batch.end` are held in an open transaction.
     var batchOpen = false
+    /// The file could not be written by this process: it is opened read-only and immutable.
+    public let isReadOnly: Bool
+    /// The file opened (device, inode): a write is refused once the path names another file or none.
+    let identity: DatabaseFile.Identity?
+    /// Whether the search text was made by this version of the text pipeline (if not, the first write rebuilds it).
+    public private(set) var textVersionIsCurrent = true
+    /// Told how many entities a rebuild of the search text concerns, before it starts.
+    public var onRebuild: ((Int) -> Void)?
+
+    /// entityidx's `PRAGMA application_id` ("EIDX"), which marks a SQLite file as an entity index.
+    public static let applicationID: Int32 = 0x4549_4458
 
     /// Core Spotlight's default: an entity expires one month after its last ingest.
     static func defaultExpiry(from now: Int64) -> Int64 { Timestamp.addingMonth(to: now) }
 
     /// Opens (creating if needed) the database at `path`, migrating it to the current schema.
     ///
-    /// When the database was indexed by another version of the text pipeline, its normalized text is rebuilt
-    /// first; `onRebuild` is told how many entities that concerns, so that a caller can say why it waits.
-    public init(path: String, now: Int64, busyTimeoutMilliseconds: Int32 = 10_000,
+    /// A SQLite file of another application is refused before anything is written to it. `lockTimeout` is how long
+    /// a write waits for another writer, in seconds (nil: as long as it takes); `onLockWait` is told once a second.
+    public init(path: String, now: Int64, lockTimeout: Double? = nil, onLockWait: ((Double) -> Void)? = nil,
                 onRebuild: ((Int) -> Void)? = nil) throws(EntityIndexError) {
         self.path = path
         self.now = now
+        self.onRebuild = onRebuild
+        let file = try DatabaseFile(path: path)
+        isReadOnly = file.readOnly
         do {
-            db = try Connection(path: path)
+            db = try Connection(path: file.readOnly ? DatabaseFile.immutableURI(file.sqliteName) : file.sqliteName,
+                                mode: file.readOnly ? .immutable : .readWrite)
         } catch {
             throw EntityIndexError(.storage, "cannot open the database \(path): \(error.message)", cause: error)
         }
-        db.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
+        identity = path == DatabaseFile.inMemory ? nil : DatabaseFile.identity(file.sqliteName)
+        db.waitForLocks(timeoutSeconds: lockTimeout, report: onLockWait)
         do {
+            let isNew = try checkApplication()
             try db.execute("PRAGMA foreign_keys = ON")
-            let mode = try db.scalar("PRAGMA journal_mode = WAL")?.string ?? ""
-            if mode != "wal" && path != ":memory:" { try db.execute("PRAGMA journal_mode = WAL") }
+            if !isReadOnly && path != DatabaseFile.inMemory {
+                let mode = try db.scalar("PRAGMA journal_mode")?.string ?? ""
+                if mode != "wal" { try db.execute("PRAGMA journal_mode = WAL") }
+            }
             try db.execute("PRAGMA synchronous = NORMAL")
             try db.execute("PRAGMA cache_size = -65536") // 64 MiB, used only as the database grows
-            try migrate(onRebuild: onRebuild)
+            try migrate(isNew: isNew)
         } catch let error as EntityIndexError {
             throw error
         } catch {
@@ -44,27 +67,138 @@ public final class EntityStore {
         }
     }
 
-    private func migrate(onRebuild: ((Int) -> Void)?) throws {
+    /// Refuses a SQLite file that is not an entity index, reading only; returns whether the database is empty.
+    ///
+    /// An index has entityidx's application id, or (made before it was set) the `meta` and `schema_migrations`
+    /// tables; an empty database becomes one.
+    private func checkApplication() throws -> Bool {
+        let id = Int32(truncatingIfNeeded: try db.scalar("PRAGMA application_id")?.int ?? 0)
+        if id == Self.applicationID { return false }
+        let tables = try db.rows("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") { $0.text(0) }
+        if id == 0 && tables.isEmpty { return true }
+        if id == 0 && tables.contains("meta") && tables.contains("schema_migrations") { return false }
+        let what = id != 0 ? "application id \(id)" : "tables " + tables.prefix(5).joined(separator: ", ") + (tables.count > 5 ? ", …" : "")
+        throw EntityIndexError(
+            .notADatabase,
+            "\(path) is a SQLite database of another application (\(what)), not an entityidx index; it was left unchanged")
+    }
+
+    private func migrate(isNew: Bool) throws {
+        let applied: [Int]
         do {
-            try Schema.migrator.migrate(db, now: Timestamp.format(now))
+            if isReadOnly {
+                let current = try Schema.migrator.appliedVersion(db)
+                if current > Schema.migrator.latestVersion { throw Migrator.Failure.newerSchema(found: current, known: Schema.migrator.latestVersion) }
+                guard current == Schema.migrator.latestVersion else {
+                    throw EntityIndexError(.readOnly, "the database \(path) has schema version \(current) and is read-only here; open it once where it can be written, to upgrade it")
+                }
+                applied = []
+            } else {
+                applied = try Schema.migrator.migrate(db, now: Timestamp.format(now))
+            }
         } catch Migrator.Failure.newerSchema(let found, let known) {
             throw EntityIndexError(
                 .schemaTooNew,
                 "the database \(path) has schema version \(found), newer than this entityidx understands (\(known)); use a newer entityidx"
             )
         }
-        let stored = try meta("text_version").flatMap { Int($0) }
-        if stored != TextAnalyzer.version {
-            let count = Int(try db.scalar("SELECT count(*) FROM entity")?.int ?? 0)
-            if count > 0 { onRebuild?(count) }
-            try db.transaction { try rebuildSearchText() }
+        if isNew && !isReadOnly {
+            try db.transaction(.immediate) {
+                try setMeta("text_version", String(TextAnalyzer.version))
+                try setMeta("icu_version", TextAnalyzer.icuVersion)
+                try db.execute("PRAGMA application_id = \(Self.applicationID)")
+            }
+        }
+        textVersionIsCurrent = try meta("text_version").flatMap { Int($0) } == TextAnalyzer.version
+        // A schema upgrade already writes (and new columns are filled by a rebuild): then the rebuild happens now.
+        if !applied.isEmpty && !isNew { try rebuildIfStale() }
+        if !isReadOnly && !isNew && !applied.isEmpty && textVersionIsCurrent {
+            try db.execute("PRAGMA application_id = \(Self.applicationID)")
+        }
+    }
+
+    /// Rebuilds the search text when it was made by another text version, in its own transaction; the version is
+    /// read again once the write lock is held, so that of several processes only the first rebuilds.
+    func rebuildIfStale() throws {
+        guard !textVersionIsCurrent, !batchOpen else { return }
+        try db.transaction(.immediate) {
+            try checkFile()
+            if try meta("text_version").flatMap({ Int($0) }) != TextAnalyzer.version {
+                let count = Int(try db.scalar("SELECT count(*) FROM entity")?.int ?? 0)
+                if count > 0 { onRebuild?(count) }
+                try rebuildSearchText()
+            }
+            if try db.scalar("PRAGMA application_id")?.int != Int64(Self.applicationID) {
+                try db.execute("PRAGMA application_id = \(Self.applicationID)")
+            }
+        }
+        textVersionIsCurrent = true
+    }
+
+    /// Rebuilds the search text now if it is stale (`entityidx rebuild`); returns whether it was.
+    public func rebuild() throws(EntityIndexError) -> Bool {
+        let stale = !textVersionIsCurrent
+        do {
+            try prepareWrite()
+        } catch {
+            throw EntityIndexError.wrap(error, doing: "rebuilding the search index")
+        }
+        return stale
+    }
+
+    /// What every write transaction checks first: the file is writable here, still the file opened, and its search
+    /// text is current (rebuilt here if not).
+    func prepareWrite() throws {
+        if isReadOnly {
+            throw EntityIndexError(.readOnly, "the database \(path) is read-only for this process; nothing was written")
+        }
+        try checkFile()
+        try rebuildIfStale()
+    }
+
+    /// Refuses to write when the path no longer names the file that was opened (moved over, or removed): the
+    /// write would go to a file nobody will open again.
+    func checkFile() throws {
+        guard let identity else { return }
+        let current = DatabaseFile.identity(DatabaseFile.inMemory == path ? path : (path.hasPrefix("file:") ? "./" + path : path))
+        guard current == identity else {
+            throw EntityIndexError(
+                .databaseReplaced,
+                "the database file \(path) was \(current == nil ? "removed" : "replaced by another file") after it was opened; nothing was written (open it again)")
         }
     }
 
     /// Runs a write: in its own transaction, or inside the open batch. Every write purges expired entities.
     func write<T>(_ body: () throws -> T) throws -> T {
         if batchOpen { return try db.savepoint("write") { try purgeExpired(); return try body() } }
-        return try db.transaction(.immediate) { try purgeExpired(); return try body() }
+        try prepareWrite()
+        do {
+            try db.run("BEGIN IMMEDIATE")
+        } catch {
+            throw lockError(error)
+        }
+        do {
+            try checkFile()
+            try purgeExpired()
+            let result = try body()
+            try db.run("COMMIT")
+            return result
+        } catch {
+            if db.isInTransaction { try? db.run("ROLLBACK") }
+            throw error
+        }
+    }
+
+    /// Turns a failure to take the write lock into an error that says who holds it and how long this one waited.
+    func lockError(_ error: any Error) -> any Error {
+        guard let e = error as? SQLiteError, e.isBusy else { return error }
+        let holder = LockHolder.describe(databasePath: path.hasPrefix("file:") ? "./" + path : path)
+        let waited = (db.lockWait.waited * 10).rounded() / 10
+        let limit = db.lockWait.timeout.map { " (the lock timeout is \($0) s)" } ?? ""
+        return EntityIndexError(
+            .busy,
+            "the database \(path) is locked for writing by \(holder ?? "another connection"); gave up after waiting \(waited) s\(limit); nothing was written",
+            cause: e)
     }
 
     // MARK: - Meta
@@ -115,6 +249,8 @@ extension EntityIndexError {
         if let e = error as? EntityIndexError { return e }
         guard let e = error as? SQLiteError else { return EntityIndexError(.storage, "\(what): \(error)", cause: error) }
         if e.isBusy { return EntityIndexError(.busy, "the database is busy (another process holds the write lock); try again", cause: e) }
+        if e.isInterrupted { return EntityIndexError(.interrupted, "interrupted by a stop signal while \(what); nothing of it was applied", cause: e) }
+        if e.isOutOfMemory { return EntityIndexError(.resourceExhausted, "out of memory while \(what); nothing was changed", cause: e) }
         if e.isFull { return EntityIndexError(.diskFull, "the disk or database is full while \(what); nothing was changed", cause: e) }
         if e.isReadOnly { return EntityIndexError(.readOnly, "the database is read-only while \(what): \(e.message)", cause: e) }
         if e.isCorrupt { return EntityIndexError(.notADatabase, "the file is not an entityidx database or is corrupt (\(e.message))", cause: e) }
