@@ -36,8 +36,27 @@ extension EntityPage {
 }
 
 extension IngestCounts {
+    /// The ingest's result; one that skips invalid records also gives how many it skipped and their problems,
+    /// located as in an invalid-record error's `data.records`.
     public var json: JSONValue {
-        ["inserted": JSONValue(inserted), "updated": JSONValue(updated), "unchanged": JSONValue(unchanged)]
+        var o = JSONObject([("inserted", JSONValue(inserted)), ("updated", JSONValue(updated)), ("unchanged", JSONValue(unchanged))])
+        if skipsInvalid {
+            o["skipped"] = JSONValue(skipped)
+            o["problems"] = .array(problems.map(\.json))
+        }
+        return .object(o)
+    }
+}
+
+extension RecordProblem {
+    /// `{"position", "line"?, "entity"?, "field"?, "problem"}`.
+    public var json: JSONValue {
+        var o = JSONObject([("position", JSONValue(position))])
+        if let line { o["line"] = JSONValue(line) }
+        if let entity { o["entity"] = .string(entity) }
+        if let field { o["field"] = .string(field) }
+        o["problem"] = .string(problem)
+        return .object(o)
     }
 }
 

@@ -5,12 +5,14 @@ import JSON
 
 extension IngestRequest: PipeMethod {
     public static let method = Method.ingest
-    public static let parameters = ["records"]
+    public static let parameters = ["records", "skipInvalid"]
     public init(params p: Params) throws(EntityIndexError) {
         guard let records = try p.array("records") else { throw p.fail("records", "is required (an array of records)") }
-        self.init(records: records)
+        self.init(records: records, skipInvalid: try p.bool("skipInvalid") ?? false)
     }
-    public func run(on store: EntityStore) throws(EntityIndexError) -> IngestCounts { try store.ingest(records) }
+    public func run(on store: EntityStore) throws(EntityIndexError) -> IngestCounts {
+        try store.ingest(records, skipInvalid: skipInvalid)
+    }
     public static func encode(_ result: IngestCounts) -> JSONValue { result.json }
 }
 

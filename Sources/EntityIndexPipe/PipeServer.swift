@@ -106,14 +106,7 @@ public final class PipeServer {
     static func error(id: JSONValue, _ error: EntityIndexError) -> JSONValue {
         var data = JSONObject([("code", .string(error.code.rawValue))])
         if !error.details.isEmpty {
-            data["records"] = .array(error.details.map { p in
-                var o = JSONObject([("position", JSONValue(p.position))])
-                if let line = p.line { o["line"] = JSONValue(line) }
-                if let entity = p.entity { o["entity"] = .string(entity) }
-                if let field = p.field { o["field"] = .string(field) }
-                o["problem"] = .string(p.problem)
-                return .object(o)
-            })
+            data["records"] = .array(error.details.map(\.json))
         }
         return .object(JSONObject([
             ("jsonrpc", "2.0"), ("id", id),

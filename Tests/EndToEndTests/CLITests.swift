@@ -85,6 +85,20 @@ import Testing
         #expect(top.status == 0 && top.stdout.contains("Commands:"))
     }
 
+    @Test func skipInvalidCommitsTheValidRecordsAndListsTheOthers() throws {
+        let input = "{\"type\":\"t\",\"id\":\"1\",\"title\":\"ok\"}\n{\"type\":\"t\",\"id\":\"2\",\"title\":\"x\",\"colour\":1}\nnot json\n{\"type\":\"t\",\"id\":\"4\",\"title\":\"four\"}\n"
+        let r = try run(["ingest", "-", "--skip-invalid", "--json"], input: input)
+        #expect(r.status == 2, "records were skipped: \(r.stderr)")
+        #expect(r.stderr.contains("skipped record 2 (line 2) (t/2): field \"colour\""), "\(r.stderr)")
+        #expect(r.stderr.contains("skipped record 3 (line 3): is not valid JSON"), "\(r.stderr)")
+        #expect(r.json["inserted"] == JSONValue(2) && r.json["skipped"] == JSONValue(2), "\(r.stdout)")
+        #expect(r.json["problems"]?.array?.map { $0["position"] } == [JSONValue(2), JSONValue(3)])
+        #expect(r.json["problems"]?.array?.first?["field"] == .string("colour"))
+        #expect(try run(["get", "--type", "t", "1", "4", "--json"]).json["entities"]?.array?.count == 2)
+        let clean = try run(["ingest", "-", "--skip-invalid"], input: #"[{"type":"t","id":5,"title":"Five"}]"#)
+        #expect(clean.status == 0 && clean.stdout.contains("skipped 0"), "\(clean.stdout)")
+    }
+
     @Test func ingestFromStdinAsBatchWithClientState() throws {
         let r = try run(["ingest", "-", "--client-state", "s1"], input: #"[{"type":"t","id":1,"title":"One"}]"#)
         #expect(r.status == 0, "\(r.stderr)")

@@ -81,6 +81,12 @@ import Testing
         #expect(error?["data"]?["code"] == .string("invalid_record"))
         #expect(error?["message"]?.string?.contains("record 2 (t/2): field \"colour\"") == true)
         #expect(error?["data"]?["records"]?.array?.first?["field"] == .string("colour"))
+        // With skipInvalid, the valid record commits and the result lists the skipped one, located the same way.
+        let (skipped, skipError) = p.call("ingest", ["skipInvalid": true, "records": [["type": "t", "id": "1", "title": "x"], ["type": "t", "id": "2", "title": "y", "colour": "red"]]])
+        #expect(skipError == nil)
+        #expect(skipped?["inserted"] == JSONValue(1) && skipped?["skipped"] == JSONValue(1))
+        #expect(skipped?["problems"]?.array?.first?["entity"] == .string("t/2"))
+        #expect(skipped?["problems"]?.array?.first?["field"] == .string("colour"))
         #expect(p.schemaProblems().isEmpty, "\(p.schemaProblems().prefix(5))")
     }
 

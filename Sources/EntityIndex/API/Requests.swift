@@ -7,7 +7,12 @@ import JSON
 /// Records to upsert, all or nothing (the pipe's `ingest`).
 public struct IngestRequest: Sendable {
     public var records: [JSONValue]
-    public init(records: [JSONValue]) { self.records = records }
+    /// Leave invalid records out and commit the valid ones, instead of refusing the whole input.
+    public var skipInvalid: Bool
+    public init(records: [JSONValue], skipInvalid: Bool = false) {
+        self.records = records
+        self.skipInvalid = skipInvalid
+    }
 }
 
 /// `entities(for:)`: entities of one type by id, in the order asked.

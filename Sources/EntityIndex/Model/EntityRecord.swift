@@ -35,12 +35,16 @@ public struct EntityRecord: Sendable {
 }
 
 /// Limits that keep one record from exhausting memory or the index. Documented in the README.
+///
+/// Resources are bounded by bytes: a record is at most `maxRecordBytes` of JSON, which bounds how many synonyms,
+/// keywords, array elements and related ids it can list (real records list thousands: Debian's librust-winapi-dev
+/// provides 1604 names). The one count that remains, `maxProperties`, is far above anything real: each distinct
+/// property name of a type is remembered with its kind (`property_kind`), so a generator bug that invents a name
+/// per record must not grow that table by thousands per record.
 public enum RecordLimits {
     public static let maxTypeLength = 128
     public static let maxIdLength = 4096
     public static let maxRecordBytes = 1 << 20
-    public static let maxListItems = 1000
-    public static let maxProperties = 256
+    public static let maxProperties = 10_000
     public static let maxPropertyNameLength = 128
-    public static let maxRelated = 1000
 }

@@ -71,10 +71,6 @@ public enum RecordValidator {
             switch object[field] {
             case nil, .null?: return []
             case .array(let items)?:
-                if items.count > RecordLimits.maxListItems {
-                    fail(field, "has \(items.count) items; the maximum is \(RecordLimits.maxListItems)")
-                    return []
-                }
                 var result: [String] = []
                 for (i, item) in items.enumerated() {
                     if case .string(let s) = item { result.append(s) } else { fail("\(field)[\(i)]", "must be a string, got \(item.typeName)") }
@@ -126,9 +122,6 @@ public enum RecordValidator {
                 switch v {
                 case .string, .number, .bool, .null: break
                 case .array(let items):
-                    if items.count > RecordLimits.maxListItems {
-                        fail(field, "has \(items.count) items; the maximum is \(RecordLimits.maxListItems)")
-                    }
                     for (i, item) in items.enumerated() {
                         switch item {
                         case .string, .number: break
@@ -146,7 +139,6 @@ public enum RecordValidator {
         switch object["related"] {
         case nil, .null?: break
         case .array(let items)?:
-            if items.count > RecordLimits.maxRelated { fail("related", "has \(items.count) items; the maximum is \(RecordLimits.maxRelated)") }
             for (i, item) in items.enumerated() {
                 let field = "related[\(i)]"
                 guard case .object(let ref) = item else { fail(field, "must be an object {\"type\": …, \"id\": …}, got \(item.typeName)"); continue }

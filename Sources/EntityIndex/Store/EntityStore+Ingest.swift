@@ -6,6 +6,11 @@ public struct IngestCounts: Sendable, Equatable {
     public var inserted = 0
     public var updated = 0
     public var unchanged = 0
+    /// Records left out by an ingest that skips invalid records (`Ingestion.skipsInvalid`), and their problems.
+    public var skipped = 0
+    public var problems: [RecordProblem] = []
+    /// Whether the ingest skipped invalid records instead of refusing the input (its result then lists them).
+    public var skipsInvalid = false
     public init(inserted: Int = 0, updated: Int = 0, unchanged: Int = 0) {
         self.inserted = inserted
         self.updated = updated
@@ -15,7 +20,8 @@ public struct IngestCounts: Sendable, Equatable {
 }
 
 /// An all-or-nothing ingest: records are upserted as they come, inside one transaction (or one savepoint of an
-/// open batch), and `finish()` commits only if every record was valid.
+/// open batch), and `finish()` commits only if every record was valid. With `skipsInvalid`, invalid records are
+/// left out instead, the valid ones commit, and the counts list every skipped record's problems.
 ///
 /// Records are streamed: memory does not grow with the number of records. A bad record stops the writing but not
 /// the reading, so that one run reports every bad record of the input.
@@ -42,9 +48,15 @@ public final class Ingestion {
     /// Set when the declarations changed between the start and the taking of the lock: records prepared against the
     /// old ones are derived again.
     private var declarationsChanged = false
+    /// Leave invalid records out and commit the others (`ingest --skip-invalid`) instead of refusing the input.
+    public let skipsInvalid: Bool
+    /// How many records were rejected, and the position of the last one (a record may have several problems).
+    private var rejectedRecords = 0
+    private var lastRejectedPosition = 0
 
-    init(store: EntityStore) throws {
+    init(store: EntityStore, skipsInvalid: Bool = false) throws {
         self.store = store
+        self.skipsInvalid = skipsInvalid
         preparer = RecordPreparer(declarations: try store.allDeclarations())
         reindexPending = true
     }
@@ -81,7 +93,12 @@ public final class Ingestion {
     public func reject(_ problem: RecordProblem) {
         position = max(position, problem.position)
         problemCount += 1
-        if problems.count < Self.maxListedProblems { problems.append(problem) }
+        if problem.position != lastRejectedPosition {
+            rejectedRecords += 1
+            lastRejectedPosition = problem.position
+        }
+        // Skipping records reports every one of them; refusing the input lists the first ones.
+        if skipsInvalid || problems.count < Self.maxListedProblems { problems.append(problem) }
     }
 
     /// Validates and upserts one record; problems are collected, not thrown.
@@ -96,7 +113,7 @@ public final class Ingestion {
         case .invalid(let problems):
             for problem in problems { reject(problem) }
         case .valid(let record, let text, let derived):
-            guard problemCount == 0 else { return } // nothing will be committed; keep validating only
+            guard problemCount == 0 || skipsInvalid else { return } // nothing will be committed; keep validating only
             do {
                 try begin()
                 try upsert(record, text: text, derived: declarationsChanged ? nil : derived)
@@ -106,10 +123,16 @@ public final class Ingestion {
         }
     }
 
-    /// Commits when every record was valid; otherwise rolls back and throws an error listing the bad records.
+    /// Commits when every record was valid (or, with `skipsInvalid`, the valid ones); otherwise rolls back and
+    /// throws an error listing the bad records.
     @discardableResult
     public func finish() throws(EntityIndexError) -> IngestCounts {
-        guard problemCount == 0 else {
+        if skipsInvalid {
+            counts.skipsInvalid = true
+            counts.skipped = rejectedRecords
+            counts.problems = problems
+        }
+        guard problemCount == 0 || skipsInvalid else {
             rollback()
             var message = problemCount == 1 ? "1 problem" : "\(problemCount) problems"
             message += " in the input; nothing was ingested:\n" + problems.map { "  " + $0.description }.joined(separator: "\n")
@@ -211,10 +234,10 @@ public final class Ingestion {
 }
 
 extension EntityStore {
-    /// Starts an all-or-nothing ingest.
-    public func beginIngest() throws(EntityIndexError) -> Ingestion {
+    /// Starts an all-or-nothing ingest, or one that leaves invalid records out (`skipInvalid`).
+    public func beginIngest(skipInvalid: Bool = false) throws(EntityIndexError) -> Ingestion {
         do {
-            return try Ingestion(store: self)
+            return try Ingestion(store: self, skipsInvalid: skipInvalid)
         } catch {
             throw EntityIndexError.wrap(error, doing: "starting an ingest")
         }
@@ -223,8 +246,8 @@ extension EntityStore {
     /// Ingests a list of records at once (the pipe's `ingest`).
     ///
     /// Many records are prepared on a second thread while this one writes (see `Ingestion.addAll`).
-    public func ingest(_ records: [JSONValue]) throws(EntityIndexError) -> IngestCounts {
-        let ingestion = try beginIngest()
+    public func ingest(_ records: [JSONValue], skipInvalid: Bool = false) throws(EntityIndexError) -> IngestCounts {
+        let ingestion = try beginIngest(skipInvalid: skipInvalid)
         if records.count >= Self.parallelIngestThreshold {
             try ingestion.addAll(records)
         } else {

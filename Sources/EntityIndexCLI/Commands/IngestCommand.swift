@@ -2,24 +2,29 @@ import EntityIndex
 import EntityIndexPipe
 import JSON
 
-/// `entityidx ingest FILE|-`: streams records into the index, all or nothing.
+/// `entityidx ingest FILE|-`: streams records into the index, all or nothing (or skipping invalid records).
 struct IngestCommand: Command {
     static let spec = CommandSpec(
         name: "ingest", abstract: "Ingest entity records (a JSON array or NDJSON) from a file or stdin",
-        usage: "entityidx ingest FILE|- [--client-state S [--expect-client-state S0]] [--json]",
+        usage: "entityidx ingest FILE|- [--skip-invalid] [--client-state S [--expect-client-state S0]] [--json]",
         options: [
+            ("skip-invalid", "leave invalid records out, commit the valid ones and list every skipped one (exit 2 if any)"),
             ("client-state=", "commit the ingest as a batch with this client state (at most 250 bytes)"),
             ("expect-client-state=", "only commit if the stored client state is this one (compare-and-swap)"),
         ],
         discussion: """
             Records are upserted by (type, id). The input is all or nothing: one bad record rejects it, every bad
-            record is listed, and the database is left as it was. Re-ingesting a record unchanged renews its expiry.
+            record is listed, and the database is left as it was. With --skip-invalid, invalid records are left out
+            instead: the valid ones are committed, every skipped record's problems are printed on stderr and listed
+            in the result (`skipped`, `problems`), and the exit status is 2 when any record was skipped (0 when none
+            was). Re-ingesting a record unchanged renews its expiry.
             Progress (records, rate, elapsed) is shown on stderr when it is a terminal.
             """)
 
     var path: String
     var clientState: String?
     var expectedClientState: String?
+    var skipInvalid: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         guard arguments.positionals.count == 1 else {
@@ -28,6 +33,7 @@ struct IngestCommand: Command {
         path = arguments.positionals[0]
         clientState = arguments.value("client-state")
         expectedClientState = arguments.value("expect-client-state")
+        skipInvalid = arguments.flag("skip-invalid")
         if expectedClientState != nil && clientState == nil {
             throw UsageError("--expect-client-state needs --client-state", usage: Self.spec.usage)
         }
@@ -42,7 +48,7 @@ struct IngestCommand: Command {
         if clientState != nil { try store.beginBatch() }
         let ingestion: Ingestion
         do {
-            ingestion = try store.beginIngest()
+            ingestion = try store.beginIngest(skipInvalid: skipInvalid)
         } catch {
             store.abortBatch()
             throw error
@@ -59,11 +65,14 @@ struct IngestCommand: Command {
             store.abortBatch()
             throw error
         }
+        for problem in counts.problems { context.printError("skipped " + problem.description) }
         context.emit(IngestRequest.self, counts) { counts in
             let elapsed = progress.elapsed
-            context.print("inserted \(Output.number(counts.inserted)), updated \(Output.number(counts.updated)), unchanged \(Output.number(counts.unchanged)) (\(Output.number(counts.total)) records in \(String(format2(elapsed))) s)")
+            var line = "inserted \(Output.number(counts.inserted)), updated \(Output.number(counts.updated)), unchanged \(Output.number(counts.unchanged))"
+            if skipInvalid { line += ", skipped \(Output.number(counts.skipped))" }
+            context.print(line + " (\(Output.number(counts.total)) records in \(String(format2(elapsed))) s)")
         }
-        return 0
+        return counts.skipped > 0 ? 2 : 0
     }
 
     private func format2(_ v: Double) -> String {
