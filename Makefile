@@ -49,10 +49,10 @@ test: build
 # Speed against plain FTS5 on Debian's package list (built here from Debian's package indexes by
 # scripts/debian-corpus.py) and on a synthetic corpus of 10k, 100k and 1M entities; writes docs/benchmarks.md.
 # QUICK=1: fewer queries and synthetic 10k and 100k only. BENCH_CORPUS=real or synthetic runs one of the two.
-# DEBIAN_MAX_ITEMS cuts longer lists (keywords, array properties, related) and names each cut record (0: none).
+# DEBIAN_MAX_ITEMS=N cuts longer lists (keywords, array properties, related) and names each cut record (0: none).
 BENCH_CORPUS ?= both
 DEBIAN_CORPUS := .build/debian-corpus/packages.ndjson
-DEBIAN_MAX_ITEMS ?= 1000
+DEBIAN_MAX_ITEMS ?= 0
 bench: release
 	@command -v gnuplot >/dev/null 2>&1 || { SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
 		$$SUDO apt-get install -y -qq gnuplot-nox >/dev/null 2>&1 || \
