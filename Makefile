@@ -3,8 +3,11 @@ SWIFT ?= swift
 BIN := .build/release/entityidx
 DEBUG_BIN := .build/debug/entityidx
 CONTRACT_CHECK := ../shared/tools/contract-check
+# The client tests' Python environment: the official MCP SDK, python-lsp-jsonrpc and an OpenRPC document model.
+VENV := .build/venv
+PY_TEST_PACKAGES := mcp==2.3.0 python-lsp-jsonrpc==1.1.2 openrpc==11.1.1 jsonschema==4.26.0
 
-.PHONY: all deps build release run test lint schema bench fuzz soak sanitize clean
+.PHONY: all deps build release run test test-clients venv lint schema bench fuzz soak sanitize clean
 
 all: release
 
@@ -45,6 +48,20 @@ test: build
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	@if [ -f $(CONTRACT_CHECK) ]; then python3 $(CONTRACT_CHECK) $(DEBUG_BIN); fi
+	@$(MAKE) --no-print-directory test-clients
+
+# The clients against the built binary: LSP framing (python-lsp-jsonrpc), OpenRPC, MCP (the official Python SDK).
+test-clients: build venv
+	ENTITYIDX_BIN=$(DEBUG_BIN) $(VENV)/bin/python -m unittest discover -s Tests/Clients
+
+# python3-venv is installed when the interpreter cannot make a virtual environment (Debian ships it apart).
+venv: $(VENV)/.ready
+$(VENV)/.ready: Makefile
+	@python3 -m venv $(VENV) 2>/dev/null || { rm -rf $(VENV); echo "installing python3-venv"; \
+		SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq python3-venv >/dev/null && python3 -m venv $(VENV); }
+	$(VENV)/bin/pip install -q --disable-pip-version-check $(PY_TEST_PACKAGES)
+	@touch $@
 
 # Speed against plain FTS5 on Debian's package list (built here from Debian's package indexes by
 # scripts/debian-corpus.py) and on a synthetic corpus of 10k, 100k and 1M entities; writes docs/benchmarks.md.
@@ -89,9 +106,11 @@ sanitize: deps
 	$(SWIFT) build --build-tests --sanitize=thread --build-path .build/tsan
 	$(SWIFT) test --skip-build --sanitize=thread --build-path .build/tsan
 
-# Regenerate the embedded schema after editing schema/*.sql.
-schema:
+# Regenerate the embedded schemas after editing schema/ (SQL, pipe and record JSON Schemas), then schema/openrpc.json.
+schema: deps
 	sh scripts/gen-schema.sh
+	$(SWIFT) build --product entityidx
+	sh scripts/gen-openrpc.sh $(DEBUG_BIN)
 
 lint:
 	$(SWIFT) format lint --recursive Sources Tests

@@ -1,6 +1,7 @@
 #!/bin/sh
-# Embeds schema/*.sql as Swift string literals (a binary copied alone has no resource bundle).
-# SchemaTests fails when the generated file is stale: run `make schema` after editing schema/.
+# Embeds schema/*.sql, schema/pipe.schema.json and schema/record.schema.json as Swift string literals (a binary
+# copied alone has no resource bundle). SchemaTests and PipeSchemaTests fail when a generated file is stale: run
+# `make schema` after editing schema/.
 set -eu
 out=Sources/EntityIndex/Store/Schema+Generated.swift
 {
@@ -18,5 +19,19 @@ out=Sources/EntityIndex/Store/Schema+Generated.swift
     echo "\"\"\"#),"
   done
   echo "    ]"
+  echo "}"
+} > "$out"
+out=Sources/EntityIndexPipe/PipeSchema+Generated.swift
+{
+  echo "// Generated from schema/pipe.schema.json and schema/record.schema.json by scripts/gen-schema.sh. Do not edit."
+  echo ""
+  echo "extension PipeSchema {"
+  echo "    static let pipeText = #\"\"\""
+  cat schema/pipe.schema.json
+  echo "\"\"\"#"
+  echo ""
+  echo "    static let recordText = #\"\"\""
+  cat schema/record.schema.json
+  echo "\"\"\"#"
   echo "}"
 } > "$out"

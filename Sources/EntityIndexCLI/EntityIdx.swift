@@ -1,4 +1,5 @@
 import EntityIndex
+import EntityIndexPipe
 import JSON
 
 /// A subcommand: parse, then run through the context.
@@ -10,7 +11,7 @@ protocol Command {
 
 /// The `entityidx` command line.
 public enum EntityIdx {
-    public static let version = "0.1.0"
+    public static let version = PipeSchema.serverVersion
 
     static var commands: [any Command.Type] {
         [

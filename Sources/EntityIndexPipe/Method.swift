@@ -14,6 +14,7 @@ public enum Method: String, CaseIterable, Sendable {
     case reindexPending = "reindex.pending"
     case reindexAck = "reindex.ack"
     case stats, declare, declarations
+    case rpcDiscover = "rpc.discover"
 
     /// The request type of this method.
     public var request: any PipeMethod.Type {
@@ -37,6 +38,7 @@ public enum Method: String, CaseIterable, Sendable {
         case .stats: StatsMethod.self
         case .declare: DeclareRequest.self
         case .declarations: DeclarationsMethod.self
+        case .rpcDiscover: DiscoverMethod.self
         }
     }
 

@@ -5,7 +5,9 @@ import CEntityIdx
 import EntityIndex
 import JSON
 
-/// The JSON-RPC 2.0 pipe: one request per line on input, one response per line on output, in order.
+/// The JSON-RPC 2.0 pipe: requests in, responses out in the same framing, in order.
+///
+/// Messages are one per line, or LSP-framed (`Content-Length` headers) when the input starts with such a header.
 ///
 /// A bad line never stops the server: it gets its error response (with `"id": null` when the id cannot be read) and
 /// the next line is served. The loop ends at end of input, or after the current request on SIGINT/SIGTERM; an open
@@ -28,22 +30,31 @@ public final class PipeServer {
     }
 
     /// Serves until end of input or a stop signal; returns the process exit status.
+    ///
+    /// The framing is detected from the first bytes: LSP's `Content-Length` headers, else one message per line;
+    /// responses use the same framing.
     public func run() -> Int32 {
         eidx_install_stop_signals()
-        let reader = LineReader(fd: input, maxLineBytes: maxLineBytes)
+        let reader = MessageReader(fd: input, maxMessageBytes: maxLineBytes)
+        let writer = MessageWriter(fd: output)
         defer { handler.store.abortBatch() }
         while eidx_stop_signal() == 0 {
+            let response: JSONValue
             switch reader.next() {
             case .end:
                 return 0
             case .interrupted:
                 continue
             case .tooLong:
-                guard send(Self.error(id: .null, code: -32600, "request line longer than \(maxLineBytes) bytes", data: "request_too_large")) else { return 0 }
-            case .line(let bytes):
-                guard let response = handle(line: bytes) else { continue }
-                guard send(response) else { return 0 }
+                let what = reader.framing == .headers ? "request" : "request line"
+                response = Self.error(id: .null, code: -32600, "\(what) longer than \(maxLineBytes) bytes", data: "request_too_large")
+            case .badHeader(let problem):
+                response = Self.error(id: .null, code: -32700, "parse error: \(problem)", data: "parse_error")
+            case .message(let bytes):
+                guard let answer = handle(line: bytes) else { continue }
+                response = answer
             }
+            guard writer.send(response, framing: reader.framing ?? .lines) else { return 0 }
         }
         return 128 + eidx_stop_signal()
     }
@@ -114,80 +125,5 @@ public final class PipeServer {
                 ("code", JSONValue(error.isInvalidInput ? -32602 : -32000)), ("message", .string(error.message)), ("data", .object(data)),
             ]))),
         ]))
-    }
-
-    /// Writes one response line; false when the client has gone.
-    private func send(_ response: JSONValue) -> Bool {
-        var writer = JSONWriter(capacity: 512)
-        writer.write(response)
-        var bytes = writer.bytes
-        bytes.append(0x0A)
-        return bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let n = write(output, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                offset += n
-            }
-            return true
-        }
-    }
-}
-
-/// Reads lines from a file descriptor in chunks, with a bound on line length.
-final class LineReader {
-    enum Item { case line([UInt8]), tooLong, interrupted, end }
-
-    private let fd: Int32
-    private let maxLineBytes: Int
-    private var buffer = [UInt8](repeating: 0, count: 1 << 16)
-    private var start = 0
-    private var end = 0
-    private var eof = false
-
-    init(fd: Int32, maxLineBytes: Int) {
-        self.fd = fd
-        self.maxLineBytes = maxLineBytes
-    }
-
-    func next() -> Item {
-        var line: [UInt8] = []
-        var overlong = false
-        while true {
-            if start < end {
-                if let newline = buffer[start..<end].firstIndex(of: 0x0A) {
-                    if !overlong { line.append(contentsOf: buffer[start..<newline]) }
-                    start = newline + 1
-                    if overlong || line.count > maxLineBytes { return .tooLong }
-                    return .line(line)
-                }
-                if !overlong { line.append(contentsOf: buffer[start..<end]) }
-                start = end
-                if line.count > maxLineBytes {
-                    overlong = true
-                    line = []
-                }
-            }
-            if eof {
-                if overlong { return .tooLong }
-                return line.isEmpty ? .end : .line(line)
-            }
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR {
-                    if eidx_stop_signal() != 0 { return .interrupted }
-                    continue
-                }
-                eof = true
-            } else if n == 0 {
-                eof = true
-            } else {
-                start = 0
-                end = n
-            }
-        }
     }
 }
