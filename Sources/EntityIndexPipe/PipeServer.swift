@@ -115,15 +115,20 @@ public final class PipeServer {
     }
 
     static func error(id: JSONValue, _ error: EntityIndexError) -> JSONValue {
+        .object(JSONObject([
+            ("jsonrpc", "2.0"), ("id", id),
+            ("error", .object(JSONObject([
+                ("code", JSONValue(error.isInvalidInput ? -32602 : -32000)), ("message", .string(error.message)), ("data", errorData(error)),
+            ]))),
+        ]))
+    }
+
+    /// An error's `data`: its stable code and, for bad records, each record's problems.
+    static func errorData(_ error: EntityIndexError) -> JSONValue {
         var data = JSONObject([("code", .string(error.code.rawValue))])
         if !error.details.isEmpty {
             data["records"] = .array(error.details.map(\.json))
         }
-        return .object(JSONObject([
-            ("jsonrpc", "2.0"), ("id", id),
-            ("error", .object(JSONObject([
-                ("code", JSONValue(error.isInvalidInput ? -32602 : -32000)), ("message", .string(error.message)), ("data", .object(data)),
-            ]))),
-        ]))
+        return .object(data)
     }
 }

@@ -1,0 +1,29 @@
+import EntityIndex
+import EntityIndexPipe
+
+/// `entityidx mcp`: a Model Context Protocol server on stdin/stdout, for assistants.
+struct MCPCommand: Command {
+    static let spec = CommandSpec(
+        name: "mcp", abstract: "Serve the index to AI assistants (Model Context Protocol on stdin/stdout)",
+        usage: "entityidx mcp [--db PATH] [--allow-writes]",
+        options: [("allow-writes", "also offer the ingest, delete and donate tools (read-only without it)")],
+        discussion: """
+            One JSON-RPC message per line in and out; nothing else is written to stdout (messages go to stderr).
+            Answers the initialize handshake (protocol 2024-11-05 to 2025-11-25) and stateless 2026-07-28 requests
+            (server/discover, _meta protocol version). Tools are named like the pipe's methods, with their params
+            as input and their result as structured content: search, get, suggest, all, query, related, complete,
+            declarations, stats; ingest, delete and donate only with --allow-writes. Resource template:
+            entityidx://entity/{type}/{id}. Ends at end of input or on SIGINT/SIGTERM.
+            """)
+
+    var allowWrites: Bool
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        guard arguments.positionals.isEmpty else { throw UsageError("mcp takes no arguments", usage: Self.spec.usage) }
+        allowWrites = arguments.flag("allow-writes")
+    }
+
+    func run(_ context: CommandContext) throws -> Int32 {
+        MCPServer(handler: try context.handler(), allowWrites: allowWrites).run()
+    }
+}

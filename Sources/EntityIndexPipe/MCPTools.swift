@@ -1,0 +1,96 @@
+import EntityIndex
+import JSON
+
+/// The pipe methods an MCP client can call as tools, and how they are described.
+///
+/// Each tool is named like its pipe method, takes the method's params (from `schema/pipe.schema.json`) as its
+/// `inputSchema` and returns the method's result as `structuredContent`. Only the methods listed here are tools;
+/// one that this binary does not have (`RequestHandler.knows`) is left out, so the list follows the method list.
+struct MCPTool {
+    let method: String
+    let title: String
+    let writes: Bool
+    let destructive: Bool
+    let idempotent: Bool
+
+    static func read(_ method: String, _ title: String) -> MCPTool {
+        MCPTool(method: method, title: title, writes: false, destructive: false, idempotent: true)
+    }
+
+    static let catalog: [MCPTool] = [
+        .read("search", "Search entities"),
+        .read("get", "Get entities by id"),
+        .read("suggest", "Suggested entities"),
+        .read("all", "All entities of a type"),
+        .read("query", "Query entities by property"),
+        .read("related", "Related entities"),
+        .read("complete", "Complete a word"),
+        .read("spotlight", "Spotlight query"),
+        .read("userQuery", "User query"),
+        .read("declarations", "Declared property types"),
+        .read("stats", "Index statistics"),
+        // Writes, listed only with --allow-writes. An ingest replaces entities of the same type and id.
+        MCPTool(method: "ingest", title: "Ingest records", writes: true, destructive: true, idempotent: true),
+        MCPTool(method: "delete", title: "Delete entities", writes: true, destructive: true, idempotent: true),
+        MCPTool(method: "donate", title: "Donate an interaction", writes: true, destructive: false, idempotent: false),
+    ]
+
+    /// The tools a server offers: those of this binary's methods, writes only when allowed.
+    static func offered(allowWrites: Bool) -> [MCPTool] {
+        catalog.filter { RequestHandler.knows($0.method) && (allowWrites || !$0.writes) }
+    }
+
+    /// The tool's entry in `tools/list`.
+    var definition: JSONValue {
+        let entry = PipeSchema.method(method) ?? JSONObject()
+        var annotations = JSONObject([("title", .string(title)), ("readOnlyHint", .bool(!writes))])
+        if writes {
+            annotations["destructiveHint"] = .bool(destructive)
+            annotations["idempotentHint"] = .bool(idempotent)
+        }
+        annotations["openWorldHint"] = false
+        var tool = JSONObject([("name", .string(method)), ("title", .string(title))])
+        tool["description"] = entry["description"] ?? .string(title)
+        tool["inputSchema"] = Self.objectSchema(PipeSchema.inlined(entry["params"] ?? [:]))
+        tool["outputSchema"] = Self.objectSchema(PipeSchema.inlined(entry["result"] ?? [:]))
+        tool["annotations"] = .object(annotations)
+        return .object(tool)
+    }
+
+    /// MCP requires `"type": "object"` at the root of tool schemas.
+    static func objectSchema(_ schema: JSONValue) -> JSONValue {
+        guard case .object(var o) = schema else { return ["type": "object"] }
+        if o["type"] == nil { o["type"] = "object" }
+        return .object(o)
+    }
+
+    static let resourceTemplate: JSONValue = [
+        "uriTemplate": "entityidx://entity/{type}/{id}",
+        "name": "entity",
+        "title": "An entity by type and id",
+        "description": "One entity as it was ingested (the pipe's get), as JSON. Percent-encode / and other reserved characters in the type and id.",
+        "mimeType": "application/json",
+    ]
+
+    /// The (type, id) of an `entityidx://entity/{type}/{id}` URI, percent-decoded; nil when it is not one.
+    static func entityReference(_ uri: String) -> (type: String, id: String)? {
+        let prefix = "entityidx://entity/"
+        guard uri.hasPrefix(prefix) else { return nil }
+        let parts = uri.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let type = percentDecoded(parts[0]), let id = percentDecoded(parts[1]),
+              !type.isEmpty, !id.isEmpty else { return nil }
+        return (type, id)
+    }
+
+    static func percentDecoded(_ text: Substring) -> String? {
+        var bytes: [UInt8] = []
+        var utf8 = Array(text.utf8)[...]
+        while let byte = utf8.popFirst() {
+            guard byte == 0x25 else { bytes.append(byte); continue }
+            guard utf8.count >= 2, let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16) else { return nil }
+            bytes.append(value)
+            utf8 = utf8.dropFirst(2)
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+}

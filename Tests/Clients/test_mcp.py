@@ -1,0 +1,249 @@
+"""`entityidx mcp` with the official MCP Python SDK, in its default (server/discover) mode and its legacy
+(initialize) mode: tools, their results against the pipe's, bad arguments, business errors, the entity resource."""
+import asyncio
+import json
+import os
+import select
+import shutil
+import subprocess
+import time
+import unittest
+
+from mcp import Client, StdioServerParameters
+from mcp.shared.exceptions import MCPError
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
+
+import support
+
+READ_TOOLS = ["search", "get", "suggest", "all", "query", "related", "complete", "declarations", "stats"]
+WRITE_TOOLS = ["ingest", "delete", "donate"]
+# One call of each read tool: (tool, arguments).
+READ_CALLS = [
+    ("search", {"query": "1042", "limit": 5}),
+    ("search", {"query": "tea", "type": "product", "filters": [{"property": "price", "op": "lt", "value": 50}]}),
+    ("get", {"type": "order", "ids": ["1042", "missing", 7]}),
+    ("suggest", {"limit": 5}),
+    ("all", {"type": "product", "limit": 3}),
+    ("query", {"type": "order", "filters": [{"property": "status", "op": "eq", "value": "shipped"}],
+               "sort": [{"property": "total", "order": "desc"}], "limit": 5}),
+    ("related", {"type": "order", "id": "1042"}),
+    ("complete", {"prefix": "wid"}),
+    ("declarations", {}),
+    ("stats", {}),
+]
+
+
+def inlined(schema, defs, record):
+    """A pipe schema with its #/$defs references replaced, as the tools carry it."""
+    if isinstance(schema, dict):
+        if "$ref" in schema:
+            name = schema["$ref"].split("/")[-1]
+            target = dict(record if name == "record" else defs[name])
+            target.update({k: v for k, v in schema.items() if k != "$ref"})
+            return inlined(target, defs, record)
+        return {k: inlined(v, defs, record) for k, v in schema.items()}
+    if isinstance(schema, list):
+        return [inlined(v, defs, record) for v in schema]
+    return schema
+
+
+class MCPTests(unittest.TestCase):
+    MODES = ("auto", "legacy")
+
+    @classmethod
+    def setUpClass(cls):
+        cls.db = support.fresh_db()
+        pipe = support.LineClient(cls.db, "pipe")
+        _, error = pipe.call("ingest", {"records": support.sample_records()})
+        assert error is None, error
+        cls.pipe_results = [pipe.call(tool, arguments) for tool, arguments in READ_CALLS]
+        pipe.close()
+
+    def server(self, *extra, db=None):
+        return StdioServerParameters(command=support.BINARY, args=["--db", db or self.db, "--now", support.NOW, "mcp", *extra])
+
+    def run_client(self, mode, body, *extra, db=None):
+        async def main():
+            async with Client(self.server(*extra, db=db), mode=mode) as client:
+                return await body(client)
+        return asyncio.run(asyncio.wait_for(main(), 30))
+
+    def test_the_eras(self):
+        async def version(client):
+            if client.protocol_version in HANDSHAKE_PROTOCOL_VERSIONS:
+                await client.send_ping()
+            return client.protocol_version
+        self.assertEqual(self.run_client("auto", version), "2026-07-28")
+        self.assertIn(self.run_client("legacy", version), HANDSHAKE_PROTOCOL_VERSIONS)
+
+    def test_read_only_tools_with_the_pipe_schemas(self):
+        defs, record = support.PIPE_SCHEMA["$defs"], support.load("schema/record.schema.json")
+        record = {k: v for k, v in record.items() if k not in ("$schema", "$id")}
+        for mode in self.MODES:
+            tools = self.run_client(mode, lambda c: c.list_tools()).tools
+            self.assertEqual([t.name for t in tools], READ_TOOLS, mode)
+            for tool in tools:
+                method = support.PIPE_SCHEMA["methods"][tool.name]
+                self.assertTrue(tool.annotations.read_only_hint, tool.name)
+                self.assertEqual(tool.description, method["description"])
+                expected = inlined(method["params"], defs, record)
+                self.assertEqual(tool.input_schema, expected, f"{mode} {tool.name} inputSchema")
+                self.assertEqual(tool.output_schema, inlined(method["result"], defs, record), f"{mode} {tool.name} outputSchema")
+                self.assertNotIn("$ref", json.dumps(tool.input_schema))
+
+    def test_each_tool_answers_as_the_pipe(self):
+        async def calls(client):
+            return [await client.call_tool(tool, arguments) for tool, arguments in READ_CALLS]
+        for mode in self.MODES:
+            results = self.run_client(mode, calls)
+            for (tool, arguments), result, (pipe_result, pipe_error) in zip(READ_CALLS, results, self.pipe_results):
+                self.assertIsNone(pipe_error)
+                self.assertFalse(result.is_error, f"{mode} {tool}: {result.content}")
+                self.assertEqual(support.without_volatile(result.structured_content), support.without_volatile(pipe_result), f"{mode} {tool}")
+                self.assertEqual(json.loads(result.content[0].text), result.structured_content, f"{mode} {tool}")
+            self.assertEqual(results[2].structured_content["entities"][0]["id"], "1042")
+
+    def test_bad_arguments_are_invalid_params(self):
+        async def bad(client):
+            codes = []
+            for tool, arguments in [("search", {"query": "x", "limt": 3}), ("get", {"type": 1, "ids": []}), ("nope", {}), ("ingest", {"records": []})]:
+                try:
+                    await client.call_tool(tool, arguments)
+                    codes.append(None)
+                except MCPError as e:
+                    codes.append((e.code, e.error.message))
+            return codes
+        for mode in self.MODES:
+            codes = self.run_client(mode, bad)
+            self.assertEqual([c and c[0] for c in codes], [-32602] * 4, f"{mode}: {codes}")
+            self.assertIn('unknown parameter "limt"', codes[0][1])
+            self.assertIn("--allow-writes", codes[3][1])
+
+    def test_business_errors_are_tool_errors(self):
+        for mode in self.MODES:
+            result = self.run_client(mode, lambda c: c.call_tool("related", {"type": "order", "id": "nope"}))
+            self.assertTrue(result.is_error, mode)
+            self.assertIn("not_found", result.content[0].text)
+            self.assertIn("order/nope", result.content[0].text)
+
+    def test_entity_resource_template(self):
+        async def read(client):
+            templates = (await client.list_resource_templates()).resource_templates
+            contents = (await client.read_resource("entityidx://entity/order/1042")).contents
+            try:
+                await client.read_resource("entityidx://entity/order/none")
+                missing = None
+            except MCPError as e:
+                missing = e.code
+            return templates, contents, missing
+        for mode in self.MODES:
+            templates, contents, missing = self.run_client(mode, read)
+            self.assertEqual([t.uri_template for t in templates], ["entityidx://entity/{type}/{id}"])
+            self.assertEqual(json.loads(contents[0].text)["title"], "Order #1042-A")
+            self.assertEqual(missing, -32602)
+
+    def test_writes_only_when_allowed(self):
+        async def writes(client):
+            names = [t.name for t in (await client.list_tools()).tools]
+            annotations = {t.name: t.annotations for t in (await client.list_tools()).tools}
+            ingest = await client.call_tool("ingest", {"records": [{"type": "note", "id": "n1", "title": "Call the roastery"}]})
+            found = await client.call_tool("search", {"query": "roastery"})
+            donate = await client.call_tool("donate", {"type": "note", "id": "n1"})
+            try:
+                await client.call_tool("ingest", {"records": [{"type": "note", "id": "n2"}]})
+                invalid = None
+            except MCPError as e:
+                invalid = e.error.data
+            deleted = await client.call_tool("delete", {"type": "note"})
+            return names, annotations, ingest, found, donate, invalid, deleted
+        for mode in self.MODES:
+            db = support.fresh_db()
+            shutil.copy(self.db, db)
+            names, annotations, ingest, found, donate, invalid, deleted = self.run_client(mode, writes, "--allow-writes", db=db)
+            self.assertEqual(names, READ_TOOLS + WRITE_TOOLS)
+            self.assertFalse(annotations["delete"].read_only_hint)
+            self.assertTrue(annotations["delete"].destructive_hint)
+            self.assertEqual(ingest.structured_content, {"inserted": 1, "updated": 0, "unchanged": 0})
+            self.assertEqual(found.structured_content["entities"][0]["id"], "n1")
+            self.assertEqual(donate.structured_content, {"counted": True})
+            self.assertEqual(invalid["code"], "invalid_record")
+            self.assertEqual(invalid["records"][0]["field"], "title")
+            self.assertEqual(deleted.structured_content, {"deleted": 1})
+
+
+class MCPStdioTests(unittest.TestCase):
+    """The raw stream: only protocol messages on stdout, unknown methods at once, tools/list soon after start."""
+
+    def start(self, db):
+        return subprocess.Popen([support.BINARY, "--db", db, "mcp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE)
+
+    def test_stdout_has_only_protocol_messages(self):
+        db = support.fresh_db()
+        meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}
+        lines = [
+            {"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": meta}},
+            {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"_meta": meta}},
+            {"jsonrpc": "2.0", "id": 3, "method": "tools/list"},
+            {"jsonrpc": "2.0", "id": 4, "method": "tools/list", "params": {"_meta": dict(meta, **{"io.modelcontextprotocol/protocolVersion": "2099-01-01"})}},
+            {"jsonrpc": "2.0", "id": 5, "method": "logging/setLevel", "params": {"level": "info"}},
+            {"jsonrpc": "2.0", "id": 6, "method": "initialize", "params": {"protocolVersion": "2024-11-05", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
+            {"jsonrpc": "2.0", "method": "notifications/initialized"},
+            {"jsonrpc": "2.0", "id": 7, "method": "ping"},
+            {"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {"name": "stats", "arguments": {}}},
+        ]
+        p = self.start(db)
+        out, err = p.communicate(("\n".join(json.dumps(m) for m in lines) + "\nnot json\n").encode(), timeout=10)
+        responses = [json.loads(line) for line in out.decode().splitlines()]
+        self.assertTrue(all(r.get("jsonrpc") == "2.0" and "id" in r for r in responses), out)
+        by_id = {r["id"]: r for r in responses}
+        self.assertEqual(by_id[1]["result"]["resultType"], "complete")
+        self.assertEqual(by_id[2]["result"]["cacheScope"], "private")
+        self.assertEqual(by_id[3]["error"]["code"], -32602)
+        self.assertEqual(by_id[4]["error"]["code"], -32022)
+        self.assertEqual(by_id[4]["error"]["data"]["supported"], ["2026-07-28"])
+        self.assertEqual(by_id[5]["error"]["code"], -32601)
+        self.assertEqual(by_id[6]["result"]["protocolVersion"], "2024-11-05")
+        self.assertEqual(by_id[7]["result"], {})
+        self.assertNotIn("resultType", by_id[8]["result"])
+        self.assertEqual(by_id[None]["error"]["code"], -32700)
+        self.assertEqual(len(responses), 9)
+
+    def test_tools_list_within_50_ms_of_start(self):
+        db = support.fresh_db()
+        subprocess.run([support.BINARY, "--db", db, "stats"], check=True, capture_output=True)
+        request = (json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}}}) + "\n").encode()
+        times = []
+        for _ in range(5):
+            start = time.monotonic()
+            p = self.start(db)
+            p.stdin.write(request)
+            p.stdin.flush()
+            line = p.stdout.readline()
+            times.append((time.monotonic() - start) * 1000)
+            self.assertIn(b'"tools"', line)
+            p.stdin.close()
+            p.wait(timeout=5)
+            p.stdout.close()
+            p.stderr.close()
+        print(f"\ntools/list after start: best {min(times):.1f} ms, median {sorted(times)[2]:.1f} ms", flush=True)
+        self.assertLess(min(times), 50, times)
+
+    def test_unknown_methods_are_answered_at_once(self):
+        p = self.start(support.fresh_db())
+        start = time.monotonic()
+        p.stdin.write(b'{"jsonrpc":"2.0","id":1,"method":"prompts/list","params":{}}\n')
+        p.stdin.flush()
+        ready, _, _ = select.select([p.stdout], [], [], 2)
+        self.assertTrue(ready)
+        self.assertEqual(json.loads(p.stdout.readline())["error"]["code"], -32601)
+        self.assertLess(time.monotonic() - start, 1)
+        p.stdin.close()
+        p.wait(timeout=5)
+        p.stdout.close()
+        p.stderr.close()
+
+
+if __name__ == "__main__":
+    unittest.main()
