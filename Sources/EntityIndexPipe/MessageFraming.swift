@@ -226,14 +226,19 @@ struct MessageWriter {
     func send(_ message: JSONValue, framing: Framing) -> Bool {
         var writer = JSONWriter(capacity: 512)
         writer.write(message)
+        return send(encoded: writer.bytes, framing: framing)
+    }
+
+    /// Writes one message already encoded as JSON; false when the reader has gone.
+    func send(encoded message: [UInt8], framing: Framing) -> Bool {
         var bytes: [UInt8]
         switch framing {
         case .lines:
-            bytes = writer.bytes
+            bytes = message
             bytes.append(0x0A)
         case .headers:
-            bytes = Array("Content-Length: \(writer.bytes.count)\r\n\r\n".utf8)
-            bytes.append(contentsOf: writer.bytes)
+            bytes = Array("Content-Length: \(message.count)\r\n\r\n".utf8)
+            bytes.append(contentsOf: message)
         }
         return bytes.withUnsafeBytes { buffer in
             var offset = 0

@@ -10,26 +10,35 @@ import JSON
 /// Messages are one per line, or LSP-framed (`Content-Length` headers) when the input starts with such a header.
 ///
 /// A bad line never stops the server: it gets its error response (with `"id": null` when the id cannot be read) and
-/// the next line is served. The loop ends at end of input, or after the current request on SIGINT/SIGTERM; an open
-/// batch is then rolled back. A client that goes away (EPIPE) ends it quietly.
+/// the next line is served. The loop ends at end of input, or on SIGINT/SIGTERM, which also interrupts a running
+/// request (SQLite's progress handler); an open batch is then rolled back and the exit status is 128 + the signal.
+/// A client that goes away (EPIPE) ends it quietly.
+///
+/// Each response is encoded as soon as it is made: a batch holds its items' encoded bytes, at most
+/// `maxResponseBytes` in all; an item that would go past that gets its own `resource_exhausted` error instead.
 public final class PipeServer {
     /// The longest request line accepted by default; longer lines get an error and are skipped.
     public static let defaultMaxLineBytes = 64 << 20
+    /// The most bytes one response line (a batch's array included) may take, by default.
+    public static let defaultMaxResponseBytes = 64 << 20
     public static let maxDepth = 128
 
-    let handler: RequestHandler
+    public let handler: RequestHandler
     let input: Int32
     let output: Int32
     let maxLineBytes: Int
+    let maxResponseBytes: Int
 
-    public init(handler: RequestHandler, input: Int32 = 0, output: Int32 = 1, maxLineBytes: Int = defaultMaxLineBytes) {
+    public init(handler: RequestHandler, input: Int32 = 0, output: Int32 = 1, maxLineBytes: Int = defaultMaxLineBytes,
+                maxResponseBytes: Int = defaultMaxResponseBytes) {
         self.handler = handler
+        self.maxResponseBytes = maxResponseBytes
         self.maxLineBytes = maxLineBytes
         self.input = input
         self.output = output
     }
 
-    /// Serves until end of input or a stop signal; returns the process exit status.
+    /// Serves until end of input or a stop signal; returns the process exit status (128 + the signal after one).
     ///
     /// The framing is detected from the first bytes: LSP's `Content-Length` headers, else one message per line;
     /// responses use the same framing.
@@ -38,42 +47,76 @@ public final class PipeServer {
         let reader = MessageReader(fd: input, maxMessageBytes: maxLineBytes)
         let writer = MessageWriter(fd: output)
         defer { handler.store.abortBatch() }
-        while eidx_stop_signal() == 0 {
-            let response: JSONValue
+        loop: while eidx_stop_signal() == 0 {
+            let response: [UInt8]
             switch reader.next() {
             case .end:
-                return 0
+                break loop
             case .interrupted:
                 continue
             case .tooLong:
                 let what = reader.framing == .headers ? "request" : "request line"
-                response = Self.error(id: .null, code: -32600, "\(what) longer than \(maxLineBytes) bytes", data: "request_too_large")
+                response = Self.encode(Self.error(id: .null, code: -32600, "\(what) longer than \(maxLineBytes) bytes", data: "request_too_large"))
             case .badHeader(let problem):
-                response = Self.error(id: .null, code: -32700, "parse error: \(problem)", data: "parse_error")
+                response = Self.encode(Self.error(id: .null, code: -32700, "parse error: \(problem)", data: "parse_error"))
             case .message(let bytes):
-                guard let answer = handle(line: bytes) else { continue }
+                guard let answer = respond(line: bytes) else { continue }
                 response = answer
             }
-            guard writer.send(response, framing: reader.framing ?? .lines) else { return 0 }
+            guard writer.send(encoded: response, framing: reader.framing ?? .lines) else { break loop }
         }
-        return 128 + eidx_stop_signal()
+        // A signal that arrives as input ends still ends the process as a signal does.
+        let signal = eidx_stop_signal()
+        return signal == 0 ? 0 : 128 + signal
     }
 
-    /// Answers one line; nil when nothing is to be sent (a notification, a blank line).
+    /// Answers one line, decoded; nil when nothing is to be sent (a notification, a blank line).
     public func handle(line: [UInt8]) -> JSONValue? {
+        respond(line: line).flatMap { try? JSONParser(maxDepth: Self.maxDepth + 8).parse($0) }
+    }
+
+    /// Answers one line with the encoded response message (without its line end); nil when nothing is to be sent.
+    public func respond(line: [UInt8]) -> [UInt8]? {
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return nil }
         let value: JSONValue
         do {
             value = try JSONParser(maxDepth: Self.maxDepth).parse(line)
         } catch {
-            return Self.error(id: .null, code: -32700, "parse error: \(error)", data: "parse_error")
+            return Self.encode(Self.error(id: .null, code: -32700, "parse error: \(error)", data: "parse_error"))
         }
-        if case .array(let items) = value {
-            if items.isEmpty { return Self.error(id: .null, code: -32600, "an empty batch is not a valid request", data: "invalid_request") }
-            let responses = items.compactMap(handle(request:))
-            return responses.isEmpty ? nil : .array(responses)
+        guard case .array(let items) = value else {
+            return handle(request: value).map { encode($0, within: maxResponseBytes) }
         }
-        return handle(request: value)
+        if items.isEmpty { return Self.encode(Self.error(id: .null, code: -32600, "an empty batch is not a valid request", data: "invalid_request")) }
+        var bytes: [UInt8] = [0x5B]
+        var answered = 0
+        for item in items {
+            guard let response = handle(request: item) else { continue }
+            // The room left; an error in place of an item always fits, so that every request is answered.
+            let encoded = encode(response, within: maxResponseBytes - bytes.count - 1)
+            if answered > 0 { bytes.append(0x2C) }
+            bytes += encoded
+            answered += 1
+        }
+        bytes.append(0x5D)
+        return answered == 0 ? nil : bytes
+    }
+
+    /// Encodes a response; one larger than `limit` bytes becomes a `resource_exhausted` error for the same id.
+    func encode(_ response: JSONValue, within limit: Int) -> [UInt8] {
+        let bytes = Self.encode(response)
+        guard bytes.count > limit else { return bytes }
+        let size = bytes.count
+        return Self.encode(Self.error(
+            id: response["id"] ?? .null, code: -32000,
+            "the response is \(size) bytes, more than the \(max(0, limit)) left of the \(maxResponseBytes) a response line may take; ask for fewer entities (limit, cursor, fewer ids) or split the batch",
+            data: EntityIndexError.Code.resourceExhausted.rawValue))
+    }
+
+    static func encode(_ response: JSONValue) -> [UInt8] {
+        var writer = JSONWriter(capacity: 512)
+        writer.write(response)
+        return writer.bytes
     }
 
     /// Answers one request object; nil for a notification.

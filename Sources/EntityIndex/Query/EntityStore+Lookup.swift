@@ -10,11 +10,12 @@ extension EntityStore {
             // Ids are compared as bytes: ids that differ only by Unicode normalization are different ids.
             var seen = Set<[UInt8]>()
             var result: [EntityResult] = []
+            let budget = ResultBudget(limit: maxResultBytes)
             for id in ids where seen.insert(Array(id.utf8)).inserted {
                 let s = try db.cached("SELECT record FROM entity WHERE type = ? AND id = ? AND expires_at > ?")
                 try s.bind([.text(type), .text(id), .integer(now)])
                 if try s.step() {
-                    result.append(EntityResult(key: EntityKey(type: type, id: id), record: Self.parseRecord(s.text(0))))
+                    result.append(EntityResult(key: EntityKey(type: type, id: id), record: try budget.record(s.text(0))))
                 }
                 s.reset()
             }
@@ -30,10 +31,11 @@ extension EntityStore {
     /// neither skipped (when after the cursor) nor repeated.
     public func all(type: String, limit: Int, cursor: String?) throws(EntityIndexError) -> EntityPage {
         do {
+            let budget = ResultBudget(limit: maxResultBytes)
             let rows = try db.rows(
                 "SELECT id, record FROM entity WHERE type = ? AND id > ? AND expires_at > ? ORDER BY id LIMIT ?",
                 [.text(type), .text(cursor ?? ""), .integer(now), .integer(Int64(limit + 1))]
-            ) { EntityResult(key: EntityKey(type: type, id: $0.text(0)), record: Self.parseRecord($0.text(1))) }
+            ) { EntityResult(key: EntityKey(type: type, id: $0.text(0)), record: try budget.record($0.text(1))) }
             if rows.count > limit {
                 let page = Array(rows.prefix(limit))
                 return EntityPage(entities: page, nextCursor: page.last?.key.id)
@@ -50,6 +52,7 @@ extension EntityStore {
     public func related(type: String, id: String, direction: RelatedDirection) throws(EntityIndexError) -> [EntityResult] {
         do {
             var result: [EntityResult] = []
+            let budget = ResultBudget(limit: maxResultBytes)
             if direction != .in {
                 guard let rowid = try db.scalar("SELECT rowid FROM entity WHERE type = ? AND id = ? AND expires_at > ?",
                                                 [.text(type), .text(id), .integer(now)])?.int
@@ -59,13 +62,13 @@ extension EntityStore {
                 result += try db.rows("""
                     SELECT e.type, e.id, e.record FROM relation r JOIN entity e ON e.type = r.type AND e.id = r.id
                     WHERE r.entity = ? AND e.expires_at > ? ORDER BY r.ord
-                    """, [.integer(rowid), .integer(now)], Self.readEntity)
+                    """, [.integer(rowid), .integer(now)], budget.entity)
             }
             if direction != .out {
                 result += try db.rows("""
                     SELECT DISTINCT e.type, e.id, e.record FROM relation r JOIN entity e ON e.rowid = r.entity
                     WHERE r.type = ? AND r.id = ? AND e.expires_at > ? ORDER BY e.type, e.id
-                    """, [.text(type), .text(id), .integer(now)], Self.readEntity)
+                    """, [.text(type), .text(id), .integer(now)], budget.entity)
             }
             var seen = Set<EntityKey>()
             return result.filter { seen.insert($0.key).inserted }

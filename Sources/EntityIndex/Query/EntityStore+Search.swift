@@ -60,9 +60,10 @@ extension EntityStore {
         // Records are read for the results only, not for every candidate.
         let recordStatement = try db.cached("SELECT record FROM entity WHERE rowid = ?")
         let highlighter = Highlighter(query: query)
+        let budget = ResultBudget(limit: maxResultBytes)
         return try ranked.map { c in
             try recordStatement.bind([.integer(c.rowid)])
-            let record = try recordStatement.step() ? Self.parseRecord(recordStatement.text(0)) : JSONObject()
+            let record = try recordStatement.step() ? try budget.record(recordStatement.text(0)) : JSONObject()
             recordStatement.reset()
             var result = EntityResult(key: c.key, record: record)
             result.score = (c.score * 1000).rounded() / 1000
@@ -135,8 +136,8 @@ extension EntityStore {
         }
         // A code typed in part (`9444` of `K83913.39F29.59444AT`): when nothing else matched (like typos, so that a
         // precise query never gains noise), the trigram index finds the ids and codes that contain it. Only for one
-        // word with a digit, of at least three characters.
-        if candidates.isEmpty, query.terms.count == 1, query.idKey.unicodeScalars.count >= 3, query.idKey.hasASCIIDigit {
+        // word with a digit, of 3 to `SearchQuery.maxCodeLength` characters.
+        if candidates.isEmpty, query.terms.count == 1, query.searchesCodes {
             for c in try fetch("\"" + query.idKey + "\"", table: "search_code", fragment: true) where seen.insert(c.rowid).inserted {
                 candidates.append(c)
             }

@@ -9,13 +9,23 @@ struct Highlighter {
 
     func highlights(_ record: JSONObject) -> [Highlight] {
         var spans: [Highlight] = []
+        // Linear in the text: the UTF-16 offset is carried from one span to the next, not counted from the start.
         func scan(_ field: String, _ text: String) {
-            for (start, end) in ranges(text) {
-                let utf8 = Array(text.utf8)
-                let before = String(decoding: utf8[0..<start], as: UTF8.self)
-                let matched = String(decoding: utf8[start..<end], as: UTF8.self)
-                let from = before.utf16.count
-                spans.append(Highlight(field: field, start: from, end: from + matched.utf16.count, text: matched))
+            let found = ranges(text)
+            guard !found.isEmpty else { return }
+            let utf8 = Array(text.utf8)
+            var position = 0
+            var units = 0
+            for (start, end) in found.sorted(by: { $0.0 < $1.0 }) {
+                if start < position {
+                    position = 0
+                    units = 0
+                }
+                units += Self.utf16Count(utf8[position..<start])
+                position = start
+                let length = Self.utf16Count(utf8[start..<end])
+                spans.append(Highlight(field: field, start: units, end: units + length,
+                                       text: String(decoding: utf8[start..<end], as: UTF8.self)))
             }
         }
         for field in ["title", "subtitle", "description"] {
@@ -33,6 +43,13 @@ struct Highlighter {
             }
         }
         return spans
+    }
+
+    /// How many UTF-16 code units the UTF-8 bytes encode: one per character, two for one of 4 bytes.
+    static func utf16Count(_ bytes: ArraySlice<UInt8>) -> Int {
+        var n = 0
+        for b in bytes where b & 0xC0 != 0x80 { n += b >= 0xF0 ? 2 : 1 }
+        return n
     }
 
     /// Byte ranges of `text` matched by any query term.

@@ -54,6 +54,12 @@ struct SQLFragment {
 extension EntityStore {
     /// The most entities one request returns.
     public static let maxResults = 10_000
+    /// The most filters one `query` or `search` takes (each is a lookup in the property table).
+    public static let maxFilters = 32
+    /// The most sort keys one `query` takes (each is a subquery per candidate row).
+    public static let maxSortKeys = 8
+    /// The longest string value of a filter, in bytes.
+    public static let maxFilterValueBytes = 4096
 
     /// Runs a property query: filters combined with and/or, sorted by several keys, limited.
     ///
@@ -61,6 +67,9 @@ extension EntityStore {
     /// normalization (case, width and accents ignored); an array matches `eq`/`contains` when an element does and
     /// `ne`/`notContains` when none does; an entity without the property matches no filter.
     public func query(_ request: PropertyQueryRequest) throws(EntityIndexError) -> [EntityResult] {
+        guard request.sort.count <= Self.maxSortKeys else {
+            throw EntityIndexError(.invalidParams, "sort: \(request.sort.count) sort keys; the most is \(Self.maxSortKeys)")
+        }
         do {
             var order: [String] = []
             var orderArguments: [SQLValue] = []
@@ -104,7 +113,7 @@ extension EntityStore {
                 }
                 sql += " ORDER BY s.\(column) \(first.descending ? "DESC" : "ASC"), " + order.dropFirst().joined(separator: ", ") + " LIMIT ?"
                 arguments += Array(orderArguments.dropFirst(2)) + [.integer(Int64(limit))]
-                let results = try db.prepare(sql).rows(arguments, Self.readEntity)
+                let results = try db.prepare(sql).rows(arguments, ResultBudget(limit: maxResultBytes).entity)
                 if results.count == limit { return results }
                 // Fewer: the walk saw every entity that has the sort property. The rest would lack it, but when an
                 // AND filter is on that property, an entity without it matches nothing: done.
@@ -120,7 +129,7 @@ extension EntityStore {
             }
             sql += " ORDER BY " + order.joined(separator: ", ") + " LIMIT ?"
             arguments += orderArguments + [.integer(Int64(limit))]
-            return try db.prepare(sql).rows(arguments, Self.readEntity)
+            return try db.prepare(sql).rows(arguments, ResultBudget(limit: maxResultBytes).entity)
         } catch let error as EntityIndexError {
             throw error
         } catch {
@@ -177,6 +186,14 @@ extension EntityStore {
     /// Compiles filters into a condition on `e.rowid`.
     func compileFilters(_ filters: [PropertyFilter], type: String?, mode: PropertyQueryRequest.Mode,
                         style: FilterStyle = .lookup) throws -> SQLFragment {
+        guard filters.count <= Self.maxFilters else {
+            throw EntityIndexError(.invalidParams, "filters: \(filters.count) filters; the most is \(Self.maxFilters)")
+        }
+        for (i, filter) in filters.enumerated() {
+            for value in filter.value.array ?? [filter.value] where (value.string?.utf8.count ?? 0) > Self.maxFilterValueBytes {
+                throw EntityIndexError(.invalidParams, "filters[\(i)].value: a string of \(value.string!.utf8.count) bytes; the most is \(Self.maxFilterValueBytes)")
+            }
+        }
         var parts: [String] = []
         var arguments: [SQLValue] = []
         for filter in filters {

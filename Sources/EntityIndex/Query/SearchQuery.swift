@@ -174,8 +174,16 @@ struct TermList {
 struct SearchQuery: Sendable {
     /// Words past this many are ignored (a pasted paragraph must not become a 10,000-term query).
     static let maxTerms = 32
+    /// A query longer than this many bytes is cut (at the last space before, else at a character) before it is
+    /// analyzed: analysis costs time and memory in proportion to the text, and words past `maxTerms` are ignored.
+    public static let maxQueryBytes = 8192
+    /// The longest code (an id or a word with digits, as typed) looked up by its fragments in the trigram index; a
+    /// longer one is matched only as a whole word or id (the trigram lookup grows with its length).
+    public static let maxCodeLength = 64
 
     var raw: String
+    /// Whether `raw` was cut at `maxQueryBytes`.
+    var wasCut = false
     var terms: [QueryTerm]
     /// The query as an id key (`#1042-A` → `1042a`), for the exact-id tier.
     var idKey: String
@@ -184,8 +192,10 @@ struct SearchQuery: Sendable {
     var tokens: [String]
     var tokenBytes: [[UInt8]]
 
-    init(_ raw: String) {
+    init(_ text: String) {
+        let raw = Self.cut(text)
         self.raw = raw
+        wasCut = raw.utf8.count < text.utf8.count
         let words = TextAnalyzer.words(raw)
         var terms: [QueryTerm] = []
         for word in words.prefix(Self.maxTerms) {
@@ -205,7 +215,7 @@ struct SearchQuery: Sendable {
         }
         // Typing in progress: the last word is a prefix unless the query ends with a space.
         if !terms.isEmpty, let last = raw.unicodeScalars.last, !last.properties.isWhitespace,
-            words.count <= Self.maxTerms
+            words.count <= Self.maxTerms, !wasCut
         {
             terms[terms.count - 1].prefix = true
         }
@@ -217,6 +227,27 @@ struct SearchQuery: Sendable {
     }
 
     var isEmpty: Bool { terms.isEmpty }
+
+    /// Whether the query is a code to look up by its fragments: one word with a digit, of 3 to `maxCodeLength`
+    /// characters.
+    var searchesCodes: Bool {
+        let n = idKey.unicodeScalars.count
+        return n >= 3 && n <= Self.maxCodeLength && idKey.hasASCIIDigit
+    }
+
+    /// The first `maxQueryBytes` of `text`, ending at a space when there is one, else at a character boundary.
+    static func cut(_ text: String) -> String {
+        let utf8 = text.utf8
+        guard utf8.count > maxQueryBytes else { return text }
+        var end = utf8.index(utf8.startIndex, offsetBy: maxQueryBytes)
+        // Back to the start of a character: a UTF-8 continuation byte is 0b10xxxxxx.
+        while end > utf8.startIndex && utf8[end] & 0xC0 == 0x80 { end = utf8.index(before: end) }
+        let head = text.unicodeScalars[..<end]
+        if let space = head.lastIndex(where: { $0.properties.isWhitespace }), space > head.startIndex {
+            return String(head[..<space])
+        }
+        return String(head)
+    }
 
     /// The FTS5 MATCH expression: every term must match (implicit AND).
     var expression: String { terms.map(\.expression).joined(separator: " AND ") }

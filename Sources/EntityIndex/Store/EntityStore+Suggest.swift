@@ -31,8 +31,9 @@ extension EntityStore {
                  ORDER BY coalesce(e.priority, 0) DESC, engagement DESC, coalesce(e.ranking_hint, 0) DESC,
                     e.ingested_at DESC, e.type, e.id LIMIT \(max(0, min(limit, Self.maxResults)))
                 """
+            let budget = ResultBudget(limit: maxResultBytes)
             return try db.rows(sql, arguments) { s in
-                var result = Self.readEntity(s)
+                var result = try budget.entity(s)
                 result.engagement = (s.double(3) * 1000).rounded() / 1000
                 return result
             }

@@ -22,6 +22,8 @@ public final class EntityStore {
     let identity: DatabaseFile.Identity?
     /// Whether the search text was made by this version of the text pipeline (if not, the first write rebuilds it).
     public private(set) var textVersionIsCurrent = true
+    /// The most bytes of stored records one request may return (see `ResultBudget`).
+    public var maxResultBytes = EntityStore.defaultMaxResultBytes
     /// Told how many entities a rebuild of the search text concerns, before it starts.
     public var onRebuild: ((Int) -> Void)?
 
@@ -254,6 +256,7 @@ extension EntityIndexError {
         if e.isFull { return EntityIndexError(.diskFull, "the disk or database is full while \(what); nothing was changed", cause: e) }
         if e.isReadOnly { return EntityIndexError(.readOnly, "the database is read-only while \(what): \(e.message)", cause: e) }
         if e.isCorrupt { return EntityIndexError(.notADatabase, "the file is not an entityidx database or is corrupt (\(e.message))", cause: e) }
-        return EntityIndexError(.storage, "storage error while \(what): \(e)", cause: e)
+        // The SQL stays in `cause` (for logs and tests): a client is told what failed, not the statement.
+        return EntityIndexError(.storage, "storage error while \(what): SQLite error \(e.code): \(e.message)", cause: e)
     }
 }

@@ -72,7 +72,8 @@ final class HandoffQueue<Element: Sendable>: @unchecked Sendable {
 struct WorkerThread {
     private let handle: pthread_t
 
-    static func start(_ body: @escaping @Sendable () -> Void) -> WorkerThread {
+    /// Starts a thread; nil when the system cannot (out of memory or threads), so that the caller answers an error.
+    static func start(_ body: @escaping @Sendable () -> Void) -> WorkerThread? {
         final class Box { let body: @Sendable () -> Void; init(_ b: @escaping @Sendable () -> Void) { body = b } }
         let context = Unmanaged.passRetained(Box(body)).toOpaque()
         var handle = pthread_t()
@@ -81,7 +82,10 @@ struct WorkerThread {
             box.body()
             return nil
         }, context)
-        precondition(rc == 0, "cannot start a thread: \(rc)")
+        guard rc == 0 else {
+            Unmanaged<Box>.fromOpaque(context).release()
+            return nil
+        }
         return WorkerThread(handle: handle)
     }
 

@@ -20,7 +20,9 @@ extension Ingestion {
         let queue = HandoffQueue<Chunk>(capacity: 8)
         let producer = Producer(source: source, preparer: preparer, queue: queue,
                                 databasePath: store.path == ":memory:" || store.path.isEmpty ? nil : store.path)
-        let thread = WorkerThread.start { producer.run() }
+        guard let thread = WorkerThread.start({ producer.run() }) else {
+            throw EntityIndexError(.resourceExhausted, "cannot start the thread that reads records (out of memory or threads); nothing was ingested")
+        }
         defer {
             queue.close()
             thread.join()
@@ -32,9 +34,13 @@ extension Ingestion {
     }
 
     /// Prepared records, handed over in chunks so that the threads meet rarely.
+    ///
+    /// A chunk closes at `Producer.chunkSize` records or `Producer.chunkBytes` bytes of record text, whichever comes
+    /// first, so that the queue holds at most `capacity × (chunkBytes + one record)` of records however large they are.
     struct Chunk: Sendable {
         var records: [PreparedRecord] = []
         var bytesRead = 0
+        var recordBytes = 0
     }
 
     /// The reading side. It owns its source once started.
@@ -48,6 +54,7 @@ extension Ingestion {
         let queue: HandoffQueue<Chunk>
         let databasePath: String?
         static let chunkSize = 256
+        static let chunkBytes = 4 << 20
 
         init(source: Source, preparer: RecordPreparer, queue: HandoffQueue<Chunk>, databasePath: String?) {
             self.source = source
@@ -94,7 +101,8 @@ extension Ingestion {
             var chunk = Chunk()
             func add(_ record: PreparedRecord, bytesRead: Int) -> Bool {
                 chunk.records.append(record)
-                guard chunk.records.count == Self.chunkSize else { return true }
+                if case .valid(_, let text, _) = record.outcome { chunk.recordBytes += text.utf8.count }
+                guard chunk.records.count == Self.chunkSize || chunk.recordBytes >= Self.chunkBytes else { return true }
                 return hand(bytesRead: bytesRead)
             }
             func hand(bytesRead: Int) -> Bool {

@@ -1,0 +1,96 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import EntityIndex
+import EntityIndexPipe
+import JSON
+import TestSupport
+import Testing
+
+/// Hostile requests: each has bounded memory and time, and gets an error that says what to ask for instead.
+@Suite struct HostileRequestTests {
+    func server(maxResponseBytes: Int = PipeServer.defaultMaxResponseBytes, records: Int = 300) throws -> PipeServer {
+        let store = try TestSupport.store()
+        _ = try store.ingest((0..<records).map {
+            TestSupport.record("task", "\($0)", "Task \($0) " + String(repeating: "padding ", count: 40), [("properties", ["n": JSONValue($0), "m": JSONValue($0 % 7)])])
+        })
+        return PipeServer(handler: RequestHandler(store: store, clock: { Timestamp.parse("2026-03-02T09:00:00Z")! }),
+                          maxResponseBytes: maxResponseBytes)
+    }
+
+    func seconds(_ body: () throws -> Void) rethrows -> Double {
+        var a = timespec(), b = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &a)
+        try body()
+        clock_gettime(CLOCK_MONOTONIC, &b)
+        return Double(b.tv_sec - a.tv_sec) + Double(b.tv_nsec - a.tv_nsec) / 1e9
+    }
+
+    @Test func aBatchsResponsesAreBoundedAndAnOverLimitItemGetsItsOwnError() throws {
+        let s = try server(maxResponseBytes: 200_000)
+        let line = "[" + (1...5).map { #"{"jsonrpc":"2.0","id":"# + "\($0)" + #","method":"all","params":{"type":"task","limit":300}}"# }.joined(separator: ",") + #",{"jsonrpc":"2.0","id":6,"method":"state"}]"#
+        let bytes = try #require(s.respond(line: Array(line.utf8)))
+        #expect(bytes.count <= 200_000 + 2_000, "the line stays within the bound: \(String(bytes.count))")
+        let items = try #require(try JSONParser().parse(bytes).array)
+        #expect(items.count == 6, "every request is answered")
+        #expect(items[0]["result"]?["entities"]?.array?.count == 300)
+        #expect(items[1]["error"]?["data"]?["code"] == .string("resource_exhausted"))
+        #expect(items[1]["id"] == JSONValue(2))
+        #expect(items[5]["result"] != nil, "a small item after the bound is still answered")
+        // The next line is served as usual.
+        #expect(s.handle(line: Array(#"{"jsonrpc":"2.0","id":7,"method":"state"}"#.utf8))?["result"] != nil)
+    }
+
+    @Test func aResultOverTheRecordBudgetIsResourceExhausted() throws {
+        let s = try server()
+        s.handler.store.maxResultBytes = 20_000
+        let r = try #require(s.handle(line: Array(#"{"jsonrpc":"2.0","id":1,"method":"all","params":{"type":"task","limit":300}}"#.utf8)))
+        #expect(r["error"]?["data"]?["code"] == .string("resource_exhausted"))
+        #expect(r["error"]?["message"]?.string?.contains("limit") == true)
+        let small = try #require(s.handle(line: Array(#"{"jsonrpc":"2.0","id":2,"method":"all","params":{"type":"task","limit":10}}"#.utf8)))
+        #expect(small["result"]?["entities"]?.array?.count == 10)
+    }
+
+    @Test func tooManyFiltersOrSortKeysAreInvalidParamsWithoutSQL() throws {
+        let s = try server()
+        func call(_ params: JSONValue) -> JSONValue? {
+            s.handle(line: Array(JSONWriter.string(["jsonrpc": "2.0", "id": 1, "method": "query", "params": params]).utf8))?["error"]
+        }
+        let filters = JSONValue.array((0..<1000).map { ["property": "n", "op": "ne", "value": JSONValue($0)] })
+        let many = try #require(call(["type": "task", "filters": filters]))
+        #expect(many["code"] == JSONValue(-32602))
+        #expect(many["message"]?.string?.contains("the most is \(EntityStore.maxFilters)") == true)
+        #expect(many["message"]?.string?.contains("SELECT") == false)
+        let sorts = JSONValue.array((0..<40).map { _ in ["property": "n"] })
+        let sorted = try #require(call(["type": "task", "sort": sorts]))
+        #expect(sorted["code"] == JSONValue(-32602) && sorted["message"]?.string?.contains("sort keys") == true)
+        let long = call(["type": "task", "filters": [["property": "n", "op": "contains", "value": .string(String(repeating: "x", count: 60_000))]]])
+        #expect(long?["code"] == JSONValue(-32602))
+        #expect(call(["type": "task", "filters": .array(Array(filters.array!.prefix(EntityStore.maxFilters))), "limit": 1]) == nil)
+    }
+
+    @Test func aHugeQueryIsCutBeforeItIsAnalyzed() throws {
+        let s = try server()
+        let words = "task 7 " + (0..<300_000).map { "w\($0)" }.joined(separator: " ")
+        var found: [EntityResult] = []
+        let t = try seconds { found = try s.handler.store.search(SearchRequest(query: words)) }
+        #expect(t < 1.0, "300,000 words took \(t) s")
+        #expect(found.isEmpty, "the later words still count (none of them matches)")
+        let digits = String(repeating: "7", count: 100_000)
+        let u = try seconds { _ = try s.handler.store.search(SearchRequest(query: digits)) }
+        #expect(u < 1.0, "a 100,000-digit code is not looked up by its trigrams: \(u) s")
+        #expect(try s.handler.store.search(SearchRequest(query: "task 7")).first?.key.id == "7")
+    }
+
+    @Test func highlightOffsetsStayRightOverLongTextAndWideCharacters() throws {
+        let store = try TestSupport.store()
+        let text = (0..<2000).map { $0 % 100 == 0 ? "😀 needle" : "filler \($0)" }.joined(separator: " ")
+        _ = try store.ingest([TestSupport.record("doc", "1", "Doc", [("description", .string(text))])])
+        let hits = try #require(store.search(SearchRequest(query: "needle", highlight: true)).first?.highlights)
+        let units = Array(text.utf16)
+        #expect(hits.count == 20)
+        for h in hits where h.field == "description" {
+            #expect(String(decoding: units[h.start..<h.end], as: UTF16.self) == "needle")
+        }
+    }
+}
