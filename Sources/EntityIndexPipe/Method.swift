@@ -13,7 +13,7 @@ public enum Method: String, CaseIterable, Sendable {
     case reindexRequest = "reindex.request"
     case reindexPending = "reindex.pending"
     case reindexAck = "reindex.ack"
-    case stats, declare, declarations
+    case stats, declare, declarations, lint, drill
     case rpcDiscover = "rpc.discover"
 
     /// The request type of this method.
@@ -38,6 +38,8 @@ public enum Method: String, CaseIterable, Sendable {
         case .stats: StatsMethod.self
         case .declare: DeclareRequest.self
         case .declarations: DeclarationsMethod.self
+        case .lint: LintMethod.self
+        case .drill: DrillMethod.self
         case .rpcDiscover: DiscoverMethod.self
         }
     }

@@ -15,7 +15,7 @@ extension PipeSchema {
       "properties": {
         "jsonrpc": {"const": "2.0"},
         "id": {"$ref": "#/$defs/id"},
-        "method": {"enum": ["ingest", "get", "search", "suggest", "all", "query", "related", "delete", "donate", "batch.begin", "batch.end", "state", "reindex.request", "reindex.pending", "reindex.ack", "stats", "declare", "declarations", "complete", "rpc.discover"]},
+        "method": {"enum": ["ingest", "get", "search", "suggest", "all", "query", "related", "delete", "donate", "batch.begin", "batch.end", "state", "reindex.request", "reindex.pending", "reindex.ack", "stats", "declare", "declarations", "complete", "lint", "drill", "rpc.discover"]},
         "params": {"type": "object"}
       }
     },
@@ -184,6 +184,27 @@ extension PipeSchema {
     "declarations": {"description": "The declared property types of every entity type.",
       "params": {"$ref": "#/$defs/empty"},
       "result": {"type": "object", "required": ["types"], "additionalProperties": false, "properties": {"types": {"type": "object"}}}
+    },
+    "lint": {"description": "Checks records before they are pushed (against themselves and against the index as it would be after the push), or without records the whole index, for what keeps entities from Siri, Shortcuts and Spotlight; reads only. A record that is not valid is an invalid-record finding. Findings come by code, then records of the input by position, then indexed entities by type and id.",
+      "params": {"type": "object", "additionalProperties": false, "properties": {"records": {"type": "array"}, "within": {"type": "integer", "minimum": 0, "maximum": 3650, "description": "will-expire reports entities that expire within this many days (default 7)"}}},
+      "result": {"type": "object", "required": ["findings", "counts", "errors", "warnings", "records", "indexed", "withinDays"], "additionalProperties": false, "properties": {
+        "findings": {"type": "array", "items": {"type": "object", "required": ["code", "severity", "record", "message"], "additionalProperties": false, "properties": {
+          "code": {"enum": ["invalid-record", "id-changed", "type-renamed", "will-expire", "duplicate-content", "too-large", "weak-display", "unreachable", "domain-overlap"]},
+          "severity": {"enum": ["error", "warning"]},
+          "record": {"type": "object", "additionalProperties": false, "properties": {"position": {"type": "integer"}, "line": {"type": "integer"}, "indexed": {"const": true}, "type": {"type": "string"}, "id": {"type": "string"}}},
+          "message": {"type": "string"},
+          "others": {"type": "array", "items": {"type": "object", "required": ["type", "id"], "additionalProperties": false, "properties": {"type": {"type": "string"}, "id": {"type": "string"}}}}}}},
+        "counts": {"type": "object", "additionalProperties": false, "properties": {"invalid-record": {"type": "integer"}, "id-changed": {"type": "integer"}, "type-renamed": {"type": "integer"}, "will-expire": {"type": "integer"}, "duplicate-content": {"type": "integer"}, "too-large": {"type": "integer"}, "weak-display": {"type": "integer"}, "unreachable": {"type": "integer"}, "domain-overlap": {"type": "integer"}}},
+        "errors": {"type": "integer"}, "warnings": {"type": "integer"}, "records": {"type": "integer"}, "indexed": {"type": "integer"}, "withinDays": {"type": "integer"}}}
+    },
+    "drill": {"description": "A reindex drill: compares what the index holds with the records the app's reindex pushes back, as if the system had lost its index; reads only. A bad record is an invalid_record error naming every bad record.",
+      "params": {"type": "object", "required": ["records"], "additionalProperties": false, "properties": {"records": {"type": "array", "items": {"$ref": "#/$defs/record"}}}},
+      "result": {"type": "object", "required": ["indexed", "pushed", "restored", "missing", "changed", "new", "complete"], "additionalProperties": false, "properties": {
+        "indexed": {"type": "integer"}, "pushed": {"type": "integer"}, "restored": {"type": "integer"},
+        "missing": {"type": "array", "items": {"type": "object", "required": ["type", "id"], "additionalProperties": false, "properties": {"type": {"type": "string"}, "id": {"type": "string"}}}},
+        "changed": {"type": "array", "items": {"type": "object", "required": ["type", "id", "position", "fields"], "additionalProperties": false, "properties": {"type": {"type": "string"}, "id": {"type": "string"}, "position": {"type": "integer"}, "line": {"type": "integer"}, "fields": {"type": "array", "items": {"type": "string"}}}}},
+        "new": {"type": "array", "items": {"type": "object", "required": ["type", "id", "position"], "additionalProperties": false, "properties": {"type": {"type": "string"}, "id": {"type": "string"}, "position": {"type": "integer"}, "line": {"type": "integer"}}}},
+        "complete": {"type": "boolean"}}}
     },
     "rpc.discover": {"description": "The OpenRPC document of this API (schema/openrpc.json).",
       "params": {"$ref": "#/$defs/empty"},

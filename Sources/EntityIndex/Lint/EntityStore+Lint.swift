@@ -1,0 +1,82 @@
+import JSON
+
+/// What to lint: records the app is about to push (checked against themselves and the index), or, without records,
+/// the whole index.
+public struct LintRequest {
+    public static let defaultWithinDays = 7
+    public static let maxWithinDays = 3650
+    /// nil: lint what the index holds.
+    public var records: RecordSource?
+    /// `will-expire` reports entities that expire within this many days.
+    public var withinDays: Int
+
+    public init(records: RecordSource?, withinDays: Int = defaultWithinDays) {
+        self.records = records
+        self.withinDays = withinDays
+    }
+}
+
+extension EntityStore {
+    /// Checks records before they are pushed, or the whole index, for what would keep entities from Siri,
+    /// Shortcuts and Spotlight (`LintCode`). Reads only: the index is not changed.
+    ///
+    /// The checks see the index as it would be after the push: the records of the input replace the indexed
+    /// entities of the same type and id, the others stay. With records, only findings that involve a record of the
+    /// input are reported, plus the indexed entities the push leaves to expire; `id-changed` and `type-renamed`
+    /// compare the input with the index, so they need records.
+    public func lint(_ request: LintRequest) throws(EntityIndexError) -> LintReport {
+        var findings: [LintFinding] = []
+        var subjects: [LintSubject] = []
+        var inputKeys: [EntityKey: Int] = [:]
+        let pushExpiry = Self.defaultExpiry(from: now)
+
+        var recordCount = 0
+        if let records = request.records {
+            for input in records {
+                recordCount += 1
+                switch input {
+                case .unreadable(let problem):
+                    findings.append(Self.invalidFinding(problem))
+                case .record(let value, let position, let line):
+                    switch RecordValidator.validate(value, position: position, line: line) {
+                    case .failure(let failure):
+                        findings += failure.problems.map(Self.invalidFinding)
+                    case .success(let record):
+                        let subject = LintSubject(record, location: .input(position, line: line, record.key),
+                                                  expiresAt: pushExpiry, pushedAt: now)
+                        // A later record of the same entity replaces the earlier one, as in an ingest.
+                        if let earlier = inputKeys[record.key] { subjects[earlier] = subject } else {
+                            inputKeys[record.key] = subjects.count
+                            subjects.append(subject)
+                        }
+                    }
+                }
+            }
+        }
+        let inputCount = subjects.count
+        var indexedKeys = Set<EntityKey>()
+        let indexed = try forEachIndexed { record, expiresAt, ingestedAt in
+            indexedKeys.insert(record.key)
+            guard inputKeys[record.key] == nil else { return }
+            subjects.append(LintSubject(record, location: .indexed(record.key), expiresAt: expiresAt, pushedAt: ingestedAt))
+        }
+
+        var checks = LintChecks(subjects: subjects, inputCount: inputCount, wholeIndex: request.records == nil,
+                                indexedKeys: indexedKeys, now: now, withinDays: request.withinDays)
+        checks.run()
+        findings += checks.findings
+        findings.sort { $0.code != $1.code ? $0.code < $1.code : $0.location < $1.location }
+        return LintReport(findings: findings, records: recordCount, indexed: indexed,
+                          withinDays: request.withinDays)
+    }
+
+    static func invalidFinding(_ problem: RecordProblem) -> LintFinding {
+        let entity = problem.entity.flatMap { text -> EntityKey? in
+            guard let slash = text.firstIndex(of: "/") else { return nil }
+            return EntityKey(type: String(text[..<slash]), id: String(text[text.index(after: slash)...]))
+        }
+        let field = problem.field.map { "field \"\($0)\" " } ?? ""
+        return LintFinding(.invalidRecord, .input(problem.position, line: problem.line, entity),
+                           "\(field)\(problem.problem) (an ingest would reject the whole push)")
+    }
+}

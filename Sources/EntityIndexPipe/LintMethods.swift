@@ -1,0 +1,111 @@
+import EntityIndex
+import JSON
+
+// The pipe's `lint` and `drill`: params in, the engine's report out, and the one JSON form of each report (the
+// CLI reads its records from a file as they come, runs the engine on them, and encodes with the same `encode`).
+
+/// `lint`: `{"records": [...], "within"?: days}`, or `{}` (or only `within`) for the whole index.
+public struct LintMethod: PipeMethod {
+    public static let method = Method.lint
+    public static let parameters = ["records", "within"]
+    public var records: [JSONValue]?
+    public var withinDays: Int
+
+    public init(records: [JSONValue]?, withinDays: Int = LintRequest.defaultWithinDays) {
+        self.records = records
+        self.withinDays = withinDays
+    }
+
+    public init(params p: Params) throws(EntityIndexError) {
+        self.init(records: try p.array("records"),
+                  withinDays: try p.int("within", range: 0...LintRequest.maxWithinDays) ?? LintRequest.defaultWithinDays)
+    }
+
+    public func run(on store: EntityStore) throws(EntityIndexError) -> LintReport {
+        try store.lint(LintRequest(records: records.map(RecordSource.numbered), withinDays: withinDays))
+    }
+
+    public static func encode(_ result: LintReport) -> JSONValue { result.json }
+}
+
+/// `drill`: `{"records": [...]}`, what the app's reindex would push back after the system lost its index.
+public struct DrillMethod: PipeMethod {
+    public static let method = Method.drill
+    public static let parameters = ["records"]
+    public var records: [JSONValue]
+
+    public init(records: [JSONValue]) { self.records = records }
+
+    public init(params p: Params) throws(EntityIndexError) {
+        guard let records = try p.array("records") else { throw p.fail("records", "is required (the records the reindex pushes back)") }
+        self.init(records: records)
+    }
+
+    public func run(on store: EntityStore) throws(EntityIndexError) -> DrillReport {
+        try store.drill(restore: RecordSource.numbered(records))
+    }
+
+    public static func encode(_ result: DrillReport) -> JSONValue { result.json }
+}
+
+extension EntityKey {
+    var json: JSONValue { ["type": .string(type), "id": .string(id)] }
+}
+
+extension LintLocation {
+    /// `{"position": 3, "line": 7, "type": …, "id": …}` for a record of the input, `{"indexed": true, "type": …,
+    /// "id": …}` for an entity of the index.
+    public var json: JSONValue {
+        var o = JSONObject()
+        if let position { o["position"] = JSONValue(position) } else { o["indexed"] = .bool(true) }
+        if let line { o["line"] = JSONValue(line) }
+        if let entity {
+            o["type"] = .string(entity.type)
+            o["id"] = .string(entity.id)
+        }
+        return .object(o)
+    }
+}
+
+extension LintReport {
+    var json: JSONValue {
+        var counts = JSONObject()
+        let found = Dictionary(uniqueKeysWithValues: self.counts.map { ($0.code, $0.count) })
+        for code in LintCode.allCases { counts[code.rawValue] = JSONValue(found[code] ?? 0) }
+        let findings: [JSONValue] = findings.map { f in
+            var o = JSONObject([
+                ("code", .string(f.code.rawValue)), ("severity", .string(f.severity.rawValue)), ("record", f.location.json),
+                ("message", .string(f.message)),
+            ])
+            if !f.others.isEmpty { o["others"] = .array(f.others.map(\.json)) }
+            return .object(o)
+        }
+        return .object(JSONObject([
+            ("findings", .array(findings)), ("counts", .object(counts)),
+            ("errors", JSONValue(count(.error))), ("warnings", JSONValue(count(.warning))),
+            ("records", JSONValue(records)), ("indexed", JSONValue(indexed)), ("withinDays", JSONValue(withinDays)),
+        ]))
+    }
+}
+
+extension DrillReport {
+    var json: JSONValue {
+        func entry(_ entity: EntityKey, _ location: LintLocation) -> JSONObject {
+            var o = JSONObject([("type", .string(entity.type)), ("id", .string(entity.id))])
+            if let position = location.position { o["position"] = JSONValue(position) }
+            if let line = location.line { o["line"] = JSONValue(line) }
+            return o
+        }
+        return .object(JSONObject([
+            ("indexed", JSONValue(indexed)), ("pushed", JSONValue(pushed)), ("restored", JSONValue(restored)),
+            ("missing", .array(missing.map(\.json))),
+            ("changed", .array(changed.map { c in
+                var o = entry(c.entity, c.location)
+                o["fields"] = .array(c.fields.map { .string($0) })
+                return .object(o)
+            })),
+            ("new", .array(new.map { .object(entry($0.entity, $0.location)) })),
+            ("complete", .bool(isComplete)),
+        ]))
+    }
+}
