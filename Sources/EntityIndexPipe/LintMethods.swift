@@ -28,21 +28,28 @@ public struct LintMethod: PipeMethod {
     public static func encode(_ result: LintReport) -> JSONValue { result.json }
 }
 
-/// `drill`: `{"records": [...]}`, what the app's reindex would push back after the system lost its index.
+/// `drill`: `{"records": [...], "type"?: T}`, what the app's reindex would push back after the system lost its
+/// index (of one type, with `type`).
 public struct DrillMethod: PipeMethod {
     public static let method = Method.drill
-    public static let parameters = ["records"]
+    public static let parameters = ["records", "type"]
     public var records: [JSONValue]
+    public var type: String?
 
-    public init(records: [JSONValue]) { self.records = records }
+    public init(records: [JSONValue], type: String? = nil) {
+        self.records = records
+        self.type = type
+    }
 
     public init(params p: Params) throws(EntityIndexError) {
         guard let records = try p.array("records") else { throw p.fail("records", "is required (the records the reindex pushes back)") }
-        self.init(records: records)
+        self.init(records: records, type: try p.type(required: false))
     }
 
+    public func validate() throws(EntityIndexError) { try check(type: type) }
+
     public func run(on store: EntityStore) throws(EntityIndexError) -> DrillReport {
-        try store.drill(restore: RecordSource.numbered(records))
+        try store.drill(restore: RecordSource.numbered(records), type: type)
     }
 
     public static func encode(_ result: DrillReport) -> JSONValue { result.json }
@@ -105,6 +112,7 @@ extension DrillReport {
                 return .object(o)
             })),
             ("new", .array(new.map { .object(entry($0.entity, $0.location)) })),
+            ("expired", .array(expired.map { .object(entry($0.entity, $0.location)) })),
             ("complete", .bool(isComplete)),
         ]))
     }

@@ -198,12 +198,13 @@ extension PipeSchema {
         "errors": {"type": "integer"}, "warnings": {"type": "integer"}, "records": {"type": "integer"}, "indexed": {"type": "integer"}, "withinDays": {"type": "integer"}}}
     },
     "drill": {"description": "A reindex drill: compares what the index holds with the records the app's reindex pushes back, as if the system had lost its index; reads only. A bad record is an invalid_record error naming every bad record.",
-      "params": {"type": "object", "required": ["records"], "additionalProperties": false, "properties": {"records": {"type": "array", "items": {"$ref": "#/$defs/record"}}}},
-      "result": {"type": "object", "required": ["indexed", "pushed", "restored", "missing", "changed", "new", "complete"], "additionalProperties": false, "properties": {
+      "params": {"type": "object", "required": ["records"], "additionalProperties": false, "properties": {"records": {"type": "array", "items": {"$ref": "#/$defs/record"}}, "type": {"$ref": "#/$defs/typeName", "description": "only entities of this type, on both sides"}}},
+      "result": {"type": "object", "required": ["indexed", "pushed", "restored", "missing", "changed", "new", "expired", "complete"], "additionalProperties": false, "properties": {
         "indexed": {"type": "integer"}, "pushed": {"type": "integer"}, "restored": {"type": "integer"},
         "missing": {"type": "array", "items": {"type": "object", "required": ["type", "id"], "additionalProperties": false, "properties": {"type": {"type": "string"}, "id": {"type": "string"}}}},
         "changed": {"type": "array", "items": {"type": "object", "required": ["type", "id", "position", "fields"], "additionalProperties": false, "properties": {"type": {"type": "string"}, "id": {"type": "string"}, "position": {"type": "integer"}, "line": {"type": "integer"}, "fields": {"type": "array", "items": {"type": "string"}}}}},
         "new": {"type": "array", "items": {"type": "object", "required": ["type", "id", "position"], "additionalProperties": false, "properties": {"type": {"type": "string"}, "id": {"type": "string"}, "position": {"type": "integer"}, "line": {"type": "integer"}}}},
+        "expired": {"type": "array", "items": {"type": "object", "required": ["type", "id", "position"], "additionalProperties": false, "properties": {"type": {"type": "string"}, "id": {"type": "string"}, "position": {"type": "integer"}, "line": {"type": "integer"}}}},
         "complete": {"type": "boolean"}}}
     },
     "rpc.discover": {"description": "The OpenRPC document of this API (schema/openrpc.json).",

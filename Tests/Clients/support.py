@@ -93,6 +93,8 @@ def script(records):
         ("declare", {"type": "product", "properties": [{"name": "price", "kind": "number"}]}),
         ("declarations", {}),
         ("stats", {}),
+        ("lint", {"records": [{"type": "order", "id": "A-1042", "title": "Order #1042-A", "domain": "shop.orders.2025"}]}),
+        ("drill", {"records": records[:5]}),
         ("rpc.discover", {}),
         ("delete", {"type": "customer", "domains": ["shop.customers.de"]}),
     ]

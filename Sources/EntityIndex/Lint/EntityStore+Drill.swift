@@ -27,6 +27,8 @@ public struct DrillReport: Sendable {
     public var changed: [Changed]
     /// Entities of the restore input that the index does not hold, in input order.
     public var new: [Pushed]
+    /// Records of the restore input whose `expiresAt` has passed: an ingest drops them, so they restore nothing.
+    public var expired: [Pushed]
 
     /// Whether the restore brings back exactly what the index holds.
     public var isComplete: Bool { missing.isEmpty && changed.isEmpty }
@@ -38,7 +40,8 @@ extension EntityStore {
     ///
     /// The input is validated like an ingest: a bad record is an error naming every bad record, since an ingest of
     /// it would be rejected whole. A later record of the same entity replaces an earlier one.
-    public func drill(restore input: RecordSource) throws(EntityIndexError) -> DrillReport {
+    /// With `type`, only entities of that type count, on both sides (the system asked to reindex one type).
+    public func drill(restore input: RecordSource, type: String? = nil) throws(EntityIndexError) -> DrillReport {
         var problems: [RecordProblem] = []
         var pushed: [(record: EntityRecord, location: LintLocation)] = []
         var positions: [EntityKey: Int] = [:]
@@ -49,6 +52,7 @@ extension EntityStore {
                 switch RecordValidator.validate(value, position: position, line: line) {
                 case .failure(let failure): problems += failure.problems
                 case .success(let record):
+                    if let type, record.type != type { continue }
                     let entry = (record, LintLocation.input(position, line: line, record.key))
                     if let earlier = positions[record.key] { pushed[earlier] = entry } else {
                         positions[record.key] = pushed.count
@@ -68,12 +72,17 @@ extension EntityStore {
 
         var indexedByKey: [EntityKey: JSONObject] = [:]
         var indexedKeys: [EntityKey] = []
-        try forEachIndexed { record, _, _ in
+        try forEachIndexed(type: type) { record, _, _ in
             indexedByKey[record.key] = record.json
             indexedKeys.append(record.key)
         }
-        var report = DrillReport(indexed: indexedKeys.count, pushed: pushed.count, restored: 0, missing: [], changed: [], new: [])
+        var report = DrillReport(indexed: indexedKeys.count, pushed: pushed.count, restored: 0, missing: [], changed: [], new: [],
+                                 expired: [])
         for (record, location) in pushed {
+            if let expiresAt = record.expiresAt, expiresAt <= now {
+                report.expired.append(.init(entity: record.key, location: location))
+                continue
+            }
             guard let stored = indexedByKey[record.key] else {
                 report.new.append(.init(entity: record.key, location: location))
                 continue

@@ -136,15 +136,17 @@ struct ByteString: Hashable {
 }
 
 extension EntityStore {
-    /// Visits every entity the index holds and returns (expired ones are gone), by type and id, as a validated
-    /// record with its expiry and last ingest; returns how many there were.
+    /// Visits every entity the index holds and returns (expired ones are gone), or those of one type, by type and
+    /// id, as a validated record with its expiry and last ingest; returns how many there were.
     @discardableResult
-    func forEachIndexed(_ body: (EntityRecord, _ expiresAt: Int64, _ ingestedAt: Int64) -> Void) throws(EntityIndexError) -> Int {
+    func forEachIndexed(type: String? = nil, _ body: (EntityRecord, _ expiresAt: Int64, _ ingestedAt: Int64) -> Void) throws(EntityIndexError) -> Int {
         do {
             let parser = JSONParser()
-            let statement = try db.cached(
-                "SELECT record, expires_at, ingested_at FROM entity WHERE expires_at > ? ORDER BY type, id")
-            try statement.bind([.integer(now)])
+            let statement = try db.cached("""
+                SELECT record, expires_at, ingested_at FROM entity WHERE expires_at > ?1 AND (?2 IS NULL OR type = ?2)
+                ORDER BY type, id
+                """)
+            try statement.bind([.integer(now), type.map { .text($0) } ?? .null])
             defer { statement.reset() }
             var count = 0
             while try statement.step() {
