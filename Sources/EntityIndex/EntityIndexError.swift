@@ -5,6 +5,8 @@ public struct EntityIndexError: Error, Sendable, CustomStringConvertible {
     public enum Code: String, Sendable {
         case invalidRecord = "invalid_record"
         case invalidParams = "invalid_params"
+        /// A Core Spotlight query string that does not parse (`CSSearchQueryError.invalidQuery`, −2002).
+        case invalidQuery = "invalid_query"
         case notFound = "not_found"
         case mismatchedClientState = "mismatched_client_state"
         case batchState = "batch_state"
@@ -29,17 +31,21 @@ public struct EntityIndexError: Error, Sendable, CustomStringConvertible {
     public var cause: (any Error)?
     /// For invalid records: one entry per bad record.
     public var details: [RecordProblem]
+    /// For invalid queries: the 1-based character where the problem is.
+    public var position: Int?
 
-    public init(_ code: Code, _ message: String, cause: (any Error)? = nil, details: [RecordProblem] = []) {
+    public init(_ code: Code, _ message: String, cause: (any Error)? = nil, details: [RecordProblem] = [],
+                position: Int? = nil) {
         self.code = code
         self.message = message
         self.cause = cause
         self.details = details
+        self.position = position
     }
 
     /// True for errors the caller caused (bad input), as opposed to storage failures.
     public var isInvalidInput: Bool {
-        code == .invalidRecord || code == .invalidParams || code == .limitExceeded
+        code == .invalidRecord || code == .invalidParams || code == .invalidQuery || code == .limitExceeded
     }
 
     public var description: String { message }

@@ -18,6 +18,8 @@ public final class Connection: @unchecked Sendable {
     private var cacheByAddress: [UnsafeRawPointer: Statement] = [:]
     /// How a writer waits for another one (see `waitForLocks`); the busy handler's context, owned here.
     public let lockWait = LockWait()
+    /// Names of the SQL functions defined on this connection (see `definePredicate`).
+    var definedFunctions: Set<String> = []
 
     /// Opens (and, in read-write mode, creates) the database at `path`.
     public init(path: String, mode: Mode = .readWrite) throws(SQLiteError) {

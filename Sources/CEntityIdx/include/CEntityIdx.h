@@ -55,6 +55,17 @@ int32_t eidx_analyze(const char *utf8, int32_t length, int32_t flags, eidx_token
 /* Writes the ICU version ("72.1") into buffer; returns its length. */
 int32_t eidx_icu_version(char *buffer, int32_t capacity);
 
+/* ---- Folding for query modifiers ------------------------------------------------------------------------- */
+
+enum {
+    EIDX_FOLD_CASE = 1,  /* full case folding (Straße -> strasse) */
+    EIDX_FOLD_MARKS = 2, /* nonspacing marks removed after NFD (Frédéric -> Frederic) */
+};
+
+/* Folds UTF-8 text as `flags` say and writes it in NFC to `out`. Returns 0 with *outLength set, -2 when `out` is
+ * too small (*outLength is the size needed), -1 on an ICU error. Thread-safe. */
+int32_t eidx_fold(const char *utf8, int32_t length, int32_t flags, char *out, int32_t outCapacity, int32_t *outLength);
+
 /* ---- Process --------------------------------------------------------------------------------------------- */
 
 /* Ignores SIGPIPE (a closed reader becomes EPIPE) and makes SIGINT/SIGTERM set a flag instead of killing the

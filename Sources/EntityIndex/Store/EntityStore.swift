@@ -168,6 +168,7 @@ public final class EntityStore {
                 .databaseReplaced,
                 "the database file \(path) was \(current == nil ? "removed" : "replaced by another file") after it was opened; nothing was written (open it again)")
         }
+        try prepareSpotlightText()
     }
 
     /// Runs a write: in its own transaction, or inside the open batch. Every write purges expired entities.

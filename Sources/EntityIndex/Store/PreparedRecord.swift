@@ -17,6 +17,8 @@ public struct PreparedRecord: Sendable {
     struct Derived: Sendable {
         var document: SearchDocument
         var properties: [PropertyRow]
+        /// The text values a Core Spotlight query compares (`spotlight_text`).
+        var spotlight: [SpotlightTextRow]
         /// The document's words for `vocabulary`; with `termsAreNew`, only those not handed over before in this ingest.
         var terms: [String]
         var termsAreNew = false
@@ -80,6 +82,6 @@ public struct RecordPreparer: Sendable {
         let declarations = declarations(for: record.type)
         let document = SearchDocument(record, declarations: declarations)
         return PreparedRecord.Derived(document: document, properties: PropertyRow.rows(of: record, declarations: declarations),
-                                      terms: document.vocabularyTerms)
+                                      spotlight: SpotlightTextRow.rows(of: record), terms: document.vocabularyTerms)
     }
 }

@@ -1,0 +1,107 @@
+import JSON
+import SQLite
+
+/// A Core Spotlight query (`CSSearchQuery(queryString:queryContext:)`).
+public struct SpotlightRequest: Sendable {
+    public var query: String
+    public var type: String?
+    public var limit: Int
+    /// `CSSearchQueryContext.fetchAttributes`: when set, each entity carries its type, id and only these.
+    public var fetchAttributes: [String]?
+
+    public static let defaultLimit = 100
+
+    public init(query: String, type: String? = nil, limit: Int = SpotlightRequest.defaultLimit, fetchAttributes: [String]? = nil) {
+        self.query = query
+        self.type = type
+        self.limit = limit
+        self.fetchAttributes = fetchAttributes
+    }
+}
+
+extension EntityStore {
+    /// Runs a Core Spotlight query string over the index: matching entities in the order they were first indexed.
+    ///
+    /// Hidden entities are included (an app's own queries see its whole index; `hideInSpotlight` only keeps them
+    /// out of the system's search UI); expired ones never are. `$time` is evaluated against the store's clock.
+    public func spotlight(_ request: SpotlightRequest) throws(EntityIndexError) -> [EntityResult] {
+        let expression: SpotlightExpression
+        do {
+            expression = try SpotlightParser.parse(request.query)
+        } catch {
+            throw EntityIndexError(.invalidQuery, error.description, position: error.position)
+        }
+        guard request.limit > 0 else { return [] }
+        do {
+            try defineSpotlightMatch()
+            return try db.read {
+                let condition = try SpotlightTranslator(store: self, now: now).translate(expression)
+                var sql = "SELECT e.type, e.id, e.record FROM entity e WHERE e.expires_at > ?"
+                var arguments: [SQLValue] = [.integer(now)]
+                if let type = request.type {
+                    sql += " AND e.type = ?"
+                    arguments.append(.text(type))
+                }
+                sql += " AND " + condition.sql + " ORDER BY e.rowid LIMIT ?"
+                arguments += condition.arguments + [.integer(Int64(min(request.limit, Self.maxResults)))]
+                let results = try db.prepare(sql).rows(arguments, Self.readEntity)
+                guard let fetch = request.fetchAttributes else { return results }
+                return results.map { Self.project($0, fetch) }
+            }
+        } catch let error as EntityIndexError {
+            throw error
+        } catch {
+            throw EntityIndexError.wrap(error, doing: "running a Core Spotlight query")
+        }
+    }
+
+    /// Defines `spotlight_match(value, spec)` on this connection: whether a stored value matches a pattern with
+    /// modifiers (`SpotlightTranslator.spec`). Compiled patterns are kept for the connection's life (a few at a time).
+    func defineSpotlightMatch() throws {
+        final class Cache { var matchers: [String: SpotlightMatcher] = [:] }
+        let cache = Cache()
+        try db.definePredicate("spotlight_match", arity: 2) { arguments in
+            let spec = arguments[1]
+            if let matcher = cache.matchers[spec] { return matcher.matches(arguments[0]) }
+            guard let matcher = SpotlightMatcher(spec: spec) else { return false }
+            if cache.matchers.count >= 64 { cache.matchers.removeAll() }
+            cache.matchers[spec] = matcher
+            return matcher.matches(arguments[0])
+        }
+    }
+
+    /// An entity with only its type, id and the fetched attributes (under the names asked for); an attribute the
+    /// entity has no value for is left out.
+    static func project(_ result: EntityResult, _ attributes: [String]) -> EntityResult {
+        var record = JSONObject([("type", .string(result.key.type)), ("id", .string(result.key.id))])
+        let properties = result.record["properties"]?.object
+        for name in attributes where record[name] == nil {
+            let value = SpotlightAttribute.recordField(name).flatMap { result.record[$0] } ?? properties?[name]
+            if let value, value != .null { record[name] = value }
+        }
+        return EntityResult(key: result.key, record: record)
+    }
+}
+
+extension SpotlightMatcher {
+    /// A matcher from the spec `SpotlightTranslator.spec` wrote: `modifiers:pattern`, the pattern with `\` escapes.
+    init?(spec: String) {
+        guard let colon = spec.firstIndex(of: ":"), let raw = Int(spec[..<colon]) else { return nil }
+        var parts: [SpotlightPattern.Part] = []
+        var literal = String.UnicodeScalarView()
+        var escaped = false
+        for c in spec[spec.index(after: colon)...].unicodeScalars {
+            if escaped { literal.append(c); escaped = false; continue }
+            if c == "\\" { escaped = true; continue }
+            if c == "*" {
+                parts.append(.literal(String(literal)))
+                literal = String.UnicodeScalarView()
+                parts.append(.wildcard)
+            } else {
+                literal.append(c)
+            }
+        }
+        parts.append(.literal(String(literal)))
+        self.init(SpotlightPattern(parts), modifiers: SpotlightModifiers(rawValue: raw))
+    }
+}

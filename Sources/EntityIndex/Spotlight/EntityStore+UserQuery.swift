@@ -1,0 +1,134 @@
+import JSON
+import SQLite
+
+/// A user's typed query (`CSUserQuery(userQueryString:userQueryContext:)`): search results and suggestions.
+public struct UserQueryRequest: Sendable {
+    public var query: String
+    /// `maxResultCount`.
+    public var maxItems: Int
+    /// `maxSuggestionCount`.
+    public var maxSuggestions: Int
+
+    public static let defaultMaxItems = 20
+    public static let defaultMaxSuggestions = 5
+    public static let maxSuggestionsLimit = 100
+
+    public init(query: String, maxItems: Int = UserQueryRequest.defaultMaxItems,
+                maxSuggestions: Int = UserQueryRequest.defaultMaxSuggestions) {
+        self.query = query
+        self.maxItems = maxItems
+        self.maxSuggestions = maxSuggestions
+    }
+}
+
+/// A completion of the whole typed string (`CSUserQuery.Suggestion`), with the spans of it that were typed
+/// (UTF-16 offsets, as search highlights give them).
+public struct UserQuerySuggestion: Sendable, Equatable {
+    public var text: String
+    public var matchedRanges: [Range<Int>]
+
+    public var json: JSONValue {
+        .object(JSONObject([
+            ("text", .string(text)),
+            ("matchedRanges", .array(matchedRanges.map { ["start": JSONValue($0.lowerBound), "end": JSONValue($0.upperBound)] })),
+        ]))
+    }
+}
+
+public struct UserQueryResult: Sendable {
+    public var items: [EntityResult]
+    public var suggestions: [UserQuerySuggestion]
+}
+
+extension EntityStore {
+    /// Names suggestions are drawn from: titles, synonyms and keywords.
+    static let suggestionAttributes = ["title", "synonyms", "keywords"]
+    /// At most this many name rows are read for suggestions of one kind (a short prefix matches many).
+    static let suggestionCandidates = 2000
+
+    /// Items are `search` for the text as typed (best first); suggestions are titles and names that complete the
+    /// whole typed string: those starting with it first, then those with a word starting with it; among each, names
+    /// more entities carry first, then shorter ones. Hidden and expired entities give neither.
+    public func userQuery(_ request: UserQueryRequest) throws(EntityIndexError) -> UserQueryResult {
+        let items = try search(SearchRequest(query: request.query, limit: request.maxItems))
+        var typed = Substring(request.query)
+        while let c = typed.first, c.isWhitespace { typed = typed.dropFirst() }
+        guard request.maxSuggestions > 0, !typed.isEmpty else { return UserQueryResult(items: items, suggestions: []) }
+        do {
+            let key = SpotlightFold.key(String(typed))
+            let suggestions: [UserQuerySuggestion] = try db.read { try self.suggestions(key: key, limit: request.maxSuggestions) }
+            return UserQueryResult(items: items, suggestions: suggestions)
+        } catch let error as EntityIndexError {
+            throw error
+        } catch {
+            throw EntityIndexError.wrap(error, doing: "finding suggestions")
+        }
+    }
+
+    private struct Candidate {
+        var text: String
+        var count: Int
+        var range: Range<Int>
+        var inner: Bool
+    }
+
+    private func suggestions(key: String, limit: Int) throws -> [UserQuerySuggestion] {
+        let attributes = Self.suggestionAttributes.map { _ in "?" }.joined(separator: ", ")
+        let names = Self.suggestionAttributes.map { SQLValue.text($0) }
+        func read(_ condition: String, _ arguments: [SQLValue]) throws -> [(String, String, Int)] {
+            try db.rows("""
+                SELECT min(c.value), c.fold, count(*) FROM (
+                    SELECT t.value, t.fold FROM spotlight_text t JOIN entity e ON e.rowid = t.entity
+                    WHERE t.attr IN (\(attributes)) AND \(condition) AND e.hidden = 0 AND e.expires_at > ?
+                    LIMIT \(Self.suggestionCandidates)) c
+                GROUP BY c.fold
+                """, names + arguments + [.integer(now)]) { ($0.text(0), $0.text(1), Int($0.int(2))) }
+        }
+        var byFold: [String: Candidate] = [:]
+        for (value, fold, count) in try read("t.fold >= ? AND t.fold < ?", [.text(key), .text(key.prefixUpperBound)]) {
+            guard let range = Self.typedRange(in: value, key: key, wordStart: false) else { continue }
+            byFold[fold] = Candidate(text: value, count: count, range: range, inner: false)
+        }
+        if byFold.count < limit {
+            for (value, fold, count) in try read("instr(t.fold, ?) > 1", [.text(key)]) where byFold[fold] == nil {
+                guard let range = Self.typedRange(in: value, key: key, wordStart: true) else { continue }
+                byFold[fold] = Candidate(text: value, count: count, range: range, inner: true)
+            }
+        }
+        let ranked = byFold.values.sorted { a, b in
+            if a.inner != b.inner { return !a.inner }
+            if a.count != b.count { return a.count > b.count }
+            if a.text.count != b.text.count { return a.text.count < b.text.count }
+            return a.text < b.text
+        }
+        return ranked.prefix(limit).map { UserQuerySuggestion(text: $0.text, matchedRanges: [$0.range]) }
+    }
+
+    /// Where the typed text (folded: `key`) stands in `value`, in UTF-16 offsets: at its start, or (`wordStart`) at
+    /// the start of a later word. Nil when it is not there.
+    static func typedRange(in value: String, key: String, wordStart: Bool) -> Range<Int>? {
+        let characters = Array(value)
+        var utf16Start = 0
+        for start in characters.indices {
+            defer { utf16Start += characters[start].utf16.count }
+            if wordStart {
+                guard start > 0 else { continue }
+                let before = characters[start - 1], here = characters[start]
+                let boundary = !before.unicodeScalars.allSatisfy(SpotlightMatcher.isWordScalar)
+                    || (before.isLowercase && here.isUppercase)
+                guard boundary else { continue }
+            } else if start > 0 {
+                return nil
+            }
+            var folded = ""
+            var end = start, utf16End = utf16Start
+            while end < characters.count && folded.utf8.count < key.utf8.count {
+                utf16End += characters[end].utf16.count
+                end += 1
+                folded = SpotlightFold.key(String(characters[start..<end]))
+            }
+            if folded.hasPrefix(key) { return utf16Start..<utf16End }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,286 @@
+import SQLite
+
+/// Translates a parsed query into one SQL condition on the entity row `e`, every value bound.
+///
+/// Text predicates narrow their candidates with the index `spotlight_text(attr, fold)`: an equality or a pattern
+/// with a literal start is a range scan on the folded text; a leading wildcard, `w` and `t` read the attribute's
+/// slice of that index (`t` first asks the full-text index). What the fold cannot decide (case or accents kept,
+/// words, tokens) is checked on the stored value by `spotlight_match`, a SQL function backed by `SpotlightMatcher`.
+/// Numbers and dates are range scans on `property(name, num)` and on the entity's own indexed columns. Types and
+/// domains, which are few, are matched in Swift and bound as a list.
+struct SpotlightTranslator {
+    let store: EntityStore
+    /// The request's clock, milliseconds since 1970.
+    let now: Int64
+
+    func translate(_ expression: SpotlightExpression) throws -> SQLFragment {
+        switch expression {
+        case .and(let terms), .or(let terms):
+            var parts: [String] = [], arguments: [SQLValue] = []
+            for term in terms {
+                let f = try translate(term)
+                parts.append(f.sql)
+                arguments += f.arguments
+            }
+            let joiner: String
+            if case .and = expression { joiner = " AND " } else { joiner = " OR " }
+            return SQLFragment(sql: "(" + parts.joined(separator: joiner) + ")", arguments: arguments)
+        case .predicate(let p):
+            return try predicate(p)
+        }
+    }
+
+    static let nothing = SQLFragment(sql: "0", arguments: [])
+
+    func predicate(_ p: SpotlightPredicate) throws -> SQLFragment {
+        let attribute = SpotlightAttribute(name: p.attribute)
+        switch (attribute, p.value) {
+        case (.text(let key), .string(let pattern)):
+            return textPredicate(key: key, pattern, p)
+        case (.property(let name), .string(let pattern)):
+            return textPredicate(key: SpotlightAttribute.propertyKey(name), pattern, p)
+        case (.property(let name), _):
+            return propertyNumber(name, p)
+        case (.type(let tree), .string(let pattern)):
+            let matcher = SpotlightMatcher(pattern, modifiers: p.modifiers, tree: tree)
+            let types = try distinctValues(column: "type").filter(matcher.matches)
+            return list(column: "e.type", types, negated: p.op == .notEqual, nullable: false)
+        case (.domain, .string(let pattern)):
+            let matcher = SpotlightMatcher(pattern, modifiers: p.modifiers, tree: true)
+            let domains = try distinctValues(column: "domain").filter(matcher.matches)
+            return list(column: "e.domain", domains, negated: p.op == .notEqual, nullable: true)
+        case (.id, .string(let pattern)):
+            var condition: SQLFragment
+            if p.modifiers.isEmpty {
+                condition = pattern.literal.map { SQLFragment(sql: "e.id = ?", arguments: [.text($0)]) }
+                    ?? SQLFragment(sql: "e.id GLOB ?", arguments: [.text(Self.glob(pattern.parts))])
+            } else {
+                condition = SQLFragment(sql: "spotlight_match(e.id, ?)", arguments: [.text(Self.spec(pattern, p.modifiers))])
+            }
+            if p.op == .notEqual { condition.sql = "NOT (\(condition.sql))" }
+            return condition
+        case (.date(let name), .number), (.date(let name), .time):
+            guard let bounds = comparison(p, date: true) else { return Self.nothing }
+            return column(name, bounds, p.op)
+        case (.rankingHint, .number):
+            guard let bounds = comparison(p, date: false) else { return Self.nothing }
+            return column("ranking_hint", bounds, p.op)
+        default:
+            // A string compared with a number or date attribute, or a number or $time with a text one: no value
+            // of the entity can be equal, so nothing matches (as for an attribute no entity has).
+            return Self.nothing
+        }
+    }
+
+    // MARK: - Text
+
+    private func textPredicate(key: String, _ pattern: SpotlightPattern, _ p: SpotlightPredicate) -> SQLFragment {
+        var sql = "SELECT t.entity FROM spotlight_text t WHERE t.attr = ?"
+        var arguments: [SQLValue] = [.text(key)]
+        let m = p.modifiers
+        let spec = SQLValue.text(Self.spec(pattern, m))
+        if m.contains(.tokenized) {
+            if let match = Self.fullTextNarrowing(pattern) {
+                sql += " AND t.entity IN (SELECT rowid FROM search WHERE search MATCH ?)"
+                arguments.append(.text(match))
+            }
+            sql += " AND spotlight_match(t.value, ?)"
+            arguments.append(spec)
+        } else if m.contains(.words) {
+            if let longest = Self.longestFoldedRun(pattern) {
+                sql += " AND instr(t.fold, ?) > 0"
+                arguments.append(.text(longest))
+            }
+            sql += " AND spotlight_match(t.value, ?)"
+            arguments.append(spec)
+        } else {
+            let folded = pattern.parts.map { part -> SpotlightPattern.Part in
+                if case .literal(let s) = part { return .literal(SpotlightFold.key(s)) }
+                return part
+            }
+            if let literal = pattern.literal {
+                sql += " AND t.fold = ?"
+                arguments.append(.text(SpotlightFold.key(literal)))
+            } else {
+                if case .literal(let start)? = folded.first, !start.isEmpty {
+                    sql += " AND t.fold >= ? AND t.fold < ?"
+                    arguments += [.text(start), .text(start.prefixUpperBound)]
+                }
+                if folded != [.wildcard] {
+                    sql += " AND t.fold GLOB ?"
+                    arguments.append(.text(Self.glob(folded)))
+                }
+            }
+            if m.isEmpty {
+                let nfc = pattern.parts.map { part -> SpotlightPattern.Part in
+                    if case .literal(let s) = part { return .literal(SpotlightFold.fold(s, case: false, marks: false)) }
+                    return part
+                }
+                if let literal = SpotlightPattern(nfc).literal {
+                    sql += " AND t.value = ?"
+                    arguments.append(.text(literal))
+                } else if nfc != [.wildcard] {
+                    sql += " AND t.value GLOB ?"
+                    arguments.append(.text(Self.glob(nfc)))
+                }
+            } else if !m.isSuperset(of: [.caseInsensitive, .diacriticInsensitive]) {
+                sql += " AND spotlight_match(t.value, ?)"
+                arguments.append(spec)
+            }
+        }
+        if p.op == .notEqual {
+            return SQLFragment(
+                sql: "EXISTS (SELECT 1 FROM spotlight_text h WHERE h.entity = e.rowid AND h.attr = ?) AND e.rowid NOT IN (\(sql))",
+                arguments: [.text(key)] + arguments)
+        }
+        return SQLFragment(sql: "e.rowid IN (\(sql))", arguments: arguments)
+    }
+
+    /// A pattern as a GLOB pattern: literal `*`, `?` and `[` in brackets.
+    static func glob(_ parts: [SpotlightPattern.Part]) -> String {
+        parts.map { part in
+            switch part {
+            case .wildcard: return "*"
+            case .literal(let s):
+                var out = ""
+                for c in s.unicodeScalars {
+                    switch c {
+                    case "*": out += "[*]"
+                    case "?": out += "[?]"
+                    case "[": out += "[[]"
+                    default: out.unicodeScalars.append(c)
+                    }
+                }
+                return out
+            }
+        }.joined()
+    }
+
+    /// The longest run of word characters in the folded literals: every value whose word matches contains it.
+    static func longestFoldedRun(_ pattern: SpotlightPattern) -> String? {
+        var best = ""
+        for case .literal(let s) in pattern.parts {
+            var run = String.UnicodeScalarView()
+            for c in SpotlightFold.key(s).unicodeScalars {
+                if SpotlightMatcher.isWordScalar(c) { run.append(c); continue }
+                if run.count > best.unicodeScalars.count { best = String(run) }
+                run = String.UnicodeScalarView()
+            }
+            if run.count > best.unicodeScalars.count { best = String(run) }
+        }
+        return best.isEmpty ? nil : best
+    }
+
+    /// An FTS5 query every `t` match satisfies: the pattern's tokens that do not follow a wildcard (a token after one
+    /// is a suffix, which FTS5 cannot look up), quoted, the one before a wildcard as a prefix. CJK tokens are left
+    /// out (the index holds their bigrams). Nil when no token qualifies.
+    static func fullTextNarrowing(_ pattern: SpotlightPattern) -> String? {
+        var terms: [String] = []
+        let parts = pattern.parts
+        for (k, part) in parts.enumerated() {
+            guard case .literal(let s) = part else { continue }
+            let tokens = TextAnalyzer.tokens(s)
+            for (n, token) in tokens.enumerated() where !token.isCJK {
+                if n == 0 && k > 0 && parts[k - 1] == .wildcard { continue }
+                let quoted = "\"" + token.text.replacingAll("\"", "\"\"") + "\""
+                let prefix = n == tokens.count - 1 && k + 1 < parts.count && parts[k + 1] == .wildcard
+                terms.append(prefix ? quoted + "*" : quoted)
+            }
+        }
+        return terms.isEmpty ? nil : terms.joined(separator: " ")
+    }
+
+    /// What `spotlight_match` receives: the modifiers, then the pattern written again.
+    static func spec(_ pattern: SpotlightPattern, _ modifiers: SpotlightModifiers) -> String {
+        "\(modifiers.rawValue):\(pattern)"
+    }
+
+    // MARK: - Lists of values
+
+    /// The distinct values of an entity column, read by index seeks (there are few types and domains).
+    private func distinctValues(column: String) throws -> [String] {
+        var values: [String] = []
+        let next = try store.db.prepare(
+            "SELECT \(column) FROM entity WHERE \(column) > ? ORDER BY \(column) LIMIT 1")
+        var last = ""
+        while true {
+            try next.bind([.text(last)])
+            guard try next.step() else { break }
+            last = next.text(0)
+            values.append(last)
+            next.reset()
+        }
+        return values
+    }
+
+    private func list(column: String, _ values: [String], negated: Bool, nullable: Bool) -> SQLFragment {
+        let present = nullable ? "\(column) IS NOT NULL" : "1"
+        guard !values.isEmpty else { return SQLFragment(sql: negated ? present : "0", arguments: []) }
+        let placeholders = Array(repeating: "?", count: values.count).joined(separator: ", ")
+        let sql = negated ? "\(present) AND \(column) NOT IN (\(placeholders))" : "\(column) IN (\(placeholders))"
+        return SQLFragment(sql: sql, arguments: values.map { .text($0) })
+    }
+
+    // MARK: - Numbers and dates
+
+    /// The bound values of a comparison, converted for a date (milliseconds since 1970) or a number column; nil
+    /// when they cannot compare (a `$time` with a plain number).
+    private func comparison(_ p: SpotlightPredicate, date: Bool) -> [Double]? {
+        func convert(_ v: SpotlightValue?) -> Double? {
+            switch v {
+            case .number(let n)?: return date ? SpotlightTime.milliseconds(fromAbsoluteTime: n) : n
+            case .time(let t)?: return date ? t.milliseconds(now: now) : nil
+            default: return nil
+            }
+        }
+        guard let low = convert(p.value) else { return nil }
+        if p.op == .inRange {
+            guard let high = convert(p.high) else { return nil }
+            return [low, high]
+        }
+        return [low]
+    }
+
+    private static func operatorSQL(_ op: SpotlightPredicate.Op) -> String {
+        switch op {
+        case .equal, .notEqual: return "= ?"
+        case .less: return "< ?"
+        case .greater: return "> ?"
+        case .lessOrEqual: return "<= ?"
+        case .greaterOrEqual: return ">= ?"
+        case .inRange: return "BETWEEN ? AND ?"
+        }
+    }
+
+    private func column(_ name: String, _ bounds: [Double], _ op: SpotlightPredicate.Op) -> SQLFragment {
+        let condition = "e.\(name) \(Self.operatorSQL(op))"
+        let arguments = bounds.map { SQLValue.real($0) }
+        if op == .notEqual { return SQLFragment(sql: "e.\(name) IS NOT NULL AND NOT (\(condition))", arguments: arguments) }
+        return SQLFragment(sql: condition, arguments: arguments)
+    }
+
+    /// A number or date property: number rows compare with the number as written, date rows with it read as seconds
+    /// since 2001 (or with the `$time`); each kind is its own range scan on `property(name, num)`.
+    private func propertyNumber(_ name: String, _ p: SpotlightPredicate) -> SQLFragment {
+        var selects: [String] = [], arguments: [SQLValue] = [], kinds: [String] = []
+        let op = Self.operatorSQL(p.op)
+        if let numbers = comparison(p, date: false) {
+            selects.append("SELECT entity FROM property WHERE name = ? AND num IS NOT NULL AND num \(op) AND kind IN ('number', 'boolean')")
+            arguments += [.text(name)] + numbers.map { .real($0) }
+            kinds += ["'number'", "'boolean'"]
+        }
+        if let dates = comparison(p, date: true) {
+            selects.append("SELECT entity FROM property WHERE name = ? AND num IS NOT NULL AND num \(op) AND kind = 'date'")
+            arguments += [.text(name)] + dates.map { .real($0) }
+            kinds.append("'date'")
+        }
+        guard !selects.isEmpty else { return Self.nothing }
+        let matching = selects.joined(separator: " UNION ALL ")
+        if p.op == .notEqual {
+            return SQLFragment(
+                sql: "EXISTS (SELECT 1 FROM property h WHERE h.entity = e.rowid AND h.name = ? AND h.kind IN (\(kinds.joined(separator: ", ")))) AND e.rowid NOT IN (\(matching))",
+                arguments: [.text(name)] + arguments)
+        }
+        return SQLFragment(sql: "e.rowid IN (\(matching))", arguments: arguments)
+    }
+}
