@@ -14,6 +14,7 @@ public enum Method: String, CaseIterable, Sendable {
     case reindexPending = "reindex.pending"
     case reindexAck = "reindex.ack"
     case stats, declare, declarations, lint, drill
+    case spotlight, userQuery
     case rpcDiscover = "rpc.discover"
 
     /// The request type of this method.
@@ -40,6 +41,8 @@ public enum Method: String, CaseIterable, Sendable {
         case .declarations: DeclarationsMethod.self
         case .lint: LintMethod.self
         case .drill: DrillMethod.self
+        case .spotlight: SpotlightRequest.self
+        case .userQuery: UserQueryRequest.self
         case .rpcDiscover: DiscoverMethod.self
         }
     }

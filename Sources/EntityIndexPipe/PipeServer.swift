@@ -169,6 +169,7 @@ public final class PipeServer {
     /// An error's `data`: its stable code and, for bad records, each record's problems.
     static func errorData(_ error: EntityIndexError) -> JSONValue {
         var data = JSONObject([("code", .string(error.code.rawValue))])
+        if let position = error.position { data["character"] = JSONValue(position) }
         if !error.details.isEmpty {
             data["records"] = .array(error.details.map(\.json))
         }

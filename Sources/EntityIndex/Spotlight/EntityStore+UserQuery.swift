@@ -27,11 +27,9 @@ public struct UserQuerySuggestion: Sendable, Equatable {
     public var text: String
     public var matchedRanges: [Range<Int>]
 
-    public var json: JSONValue {
-        .object(JSONObject([
-            ("text", .string(text)),
-            ("matchedRanges", .array(matchedRanges.map { ["start": JSONValue($0.lowerBound), "end": JSONValue($0.upperBound)] })),
-        ]))
+    public init(text: String, matchedRanges: [Range<Int>]) {
+        self.text = text
+        self.matchedRanges = matchedRanges
     }
 }
 

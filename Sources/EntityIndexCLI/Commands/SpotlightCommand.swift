@@ -1,0 +1,57 @@
+import EntityIndex
+import EntityIndexPipe
+import JSON
+
+/// `entityidx spotlight QUERY`: a Core Spotlight query string (`CSSearchQuery`).
+struct SpotlightCommand: Command {
+    static let spec = CommandSpec(
+        name: "spotlight", abstract: "Run a Core Spotlight query string (CSSearchQuery)",
+        usage: "entityidx spotlight QUERY [--type T] [--limit N] [--fetch ATTR,…] [--json]",
+        options: [
+            ("type=", "only entities of this type"),
+            ("limit=", "at most N results (default \(SpotlightRequest.defaultLimit))"),
+            ("fetch=", "return only the type, id and these attributes (fetchAttributes), comma-separated"),
+        ],
+        discussion: """
+            The query language of CSSearchQuery: title == "Paris*"cd && InRange(lastUsedDate, $time.today(-7),
+            $time.now). Operators == (or =) != < > <= >=, InRange(attr, min, max), && (binds tighter) and ||,
+            parentheses; strings in single or double quotes with * wildcards and \\ escapes, modifiers c (case),
+            d (accents), w (words), t (search tokens); numbers; dates as seconds since 2001-01-01 or $time.now,
+            .today, .yesterday, .this_week, .this_month, .this_year, .last_week, each with (±n), and
+            $time.iso(2026-03-02). $time is evaluated at --now. Attribute names are listed in the README; an
+            attribute no entity has matches nothing. Results come in the order entities were first indexed.
+            An invalid query exits with status 1 and names the character where it went wrong.
+            """)
+
+    var request: SpotlightRequest
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        guard !arguments.positionals.isEmpty else { throw UsageError("missing QUERY", usage: Self.spec.usage) }
+        request = SpotlightRequest(query: arguments.positionals.joined(separator: " "), type: arguments.value("type"))
+        if let limit = try arguments.limit(usage: Self.spec.usage) { request.limit = limit }
+        if let fetch = arguments.value("fetch") {
+            let names = fetch.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingSpaces }
+            guard !names.contains(where: \.isEmpty) else {
+                throw UsageError("--fetch needs attribute names separated by commas, e.g. title,keywords", usage: Self.spec.usage)
+            }
+            request.fetchAttributes = names
+        }
+    }
+
+    func run(_ context: CommandContext) throws -> Int32 {
+        try context.run(request) { results in
+            guard let fetched = request.fetchAttributes else { return Output.entities(results, in: context) }
+            if results.isEmpty && context.stderrIsTerminal { context.printError("no entities") }
+            Output.table(results.map { e in
+                ["\(e.key)"] + fetched.map { name in e.record[name].map { "\(name)=" + Output.clip(Output.display($0), 40) } ?? "" }
+            }, in: context)
+        }
+        return 0
+    }
+}
+
+extension Substring {
+    var trimmingSpaces: String {
+        String(drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
+    }
+}

@@ -1,0 +1,43 @@
+import EntityIndex
+import EntityIndexPipe
+import JSON
+
+/// `entityidx user-query TEXT`: what a search field shows as the user types (`CSUserQuery`).
+struct UserQueryCommand: Command {
+    static let spec = CommandSpec(
+        name: "user-query", abstract: "Search as typed: items and suggestions (CSUserQuery)",
+        usage: "entityidx user-query TEXT… [--max-items N] [--max-suggestions N] [--json]",
+        options: [
+            ("max-items=", "at most N items (default \(UserQueryRequest.defaultMaxItems))"),
+            ("max-suggestions=", "at most N suggestions (default \(UserQueryRequest.defaultMaxSuggestions))"),
+        ],
+        discussion: """
+            Items are the search results for the text as typed, best first (as entityidx search). Suggestions are
+            titles, synonyms and keywords that complete the whole typed string: those that start with it, then
+            those with a later word that starts with it; names more entities share rank first. Hidden and expired
+            entities give neither.
+            """)
+
+    var request: UserQueryRequest
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        guard !arguments.positionals.isEmpty else { throw UsageError("missing TEXT", usage: Self.spec.usage) }
+        request = UserQueryRequest(query: arguments.positionals.joined(separator: " "))
+        if let n = try arguments.int("max-items", range: 0...EntityStore.maxResults, usage: Self.spec.usage) { request.maxItems = n }
+        if let n = try arguments.int("max-suggestions", range: 0...UserQueryRequest.maxSuggestionsLimit, usage: Self.spec.usage) {
+            request.maxSuggestions = n
+        }
+    }
+
+    func run(_ context: CommandContext) throws -> Int32 {
+        try context.run(request) { result in
+            if !result.suggestions.isEmpty {
+                context.print("Suggestions:")
+                for s in result.suggestions { context.print("  " + s.text) }
+                context.print("Items:")
+            }
+            Output.entities(result.items, in: context, numbered: true)
+        }
+        return 0
+    }
+}
