@@ -81,12 +81,13 @@ bench: release
 	.build/release/entityidx-bench $(if $(QUICK),--quick) --corpus $(BENCH_CORPUS) --real $(DEBIAN_CORPUS) \
 		--binary $(BIN) --out docs
 
-# libFuzzer on record decoding and validation, the text pipeline and the query builder (FUZZ_SECONDS each).
+# libFuzzer on record decoding and validation, the text pipeline, the query builder and the Core Spotlight query
+# parser (FUZZ_SECONDS each).
 FUZZ_SECONDS ?= 60
 fuzz: deps
 	$(SWIFT) build -c release --product entityidx-fuzz -Xswiftc -sanitize=fuzzer -Xswiftc -DFUZZING -Xswiftc -parse-as-library \
 		--build-path .build/fuzz
-	@for t in records text queries; do \
+	@for t in records text queries spotlight; do \
 		mkdir -p .build/fuzz/corpus-$$t; \
 		echo "== fuzz $$t ($(FUZZ_SECONDS) s)"; \
 		FUZZ_TARGET=$$t .build/fuzz/release/entityidx-fuzz -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \

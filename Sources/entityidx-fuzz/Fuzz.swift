@@ -1,5 +1,6 @@
-// libFuzzer targets: record decoding and validation, the text pipeline, and the query builder with search.
-// Built by `make fuzz` with -sanitize=fuzzer and -DFUZZING; FUZZ_TARGET (records, text, queries) picks one.
+// libFuzzer targets: record decoding and validation, the text pipeline, the query builder with search, and the
+// Core Spotlight query parser with its SQL. Built by `make fuzz` with -sanitize=fuzzer and -DFUZZING; FUZZ_TARGET
+// (records, text, queries, spotlight) picks one.
 // Without FUZZING this builds a stub that says how to run it, so that `swift build` works everywhere.
 import EntityIndex
 import JSON
@@ -15,6 +16,8 @@ nonisolated(unsafe) var store: EntityStore? = {
     _ = try? s?.ingest([
         ["type": "item", "id": "1", "title": "Café de Flore", "keywords": ["东京塔", "#1042-A"]],
         ["type": "item", "id": "2", "title": "Straße 5 widgets", "subtitle": "서울특별시청 ภาษาไทย"],
+        ["type": "item.sub", "id": "3", "title": "MyWindowClass", "domain": "a.b", "lastUsedAt": "2026-05-01T00:00:00Z",
+         "properties": ["n": 4, "tags": ["x", "Y"], "when": "2026-04-01T00:00:00Z"]],
     ])
     return s
 }()
@@ -41,6 +44,21 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         let tokens = TextAnalyzer.tokens(text)
         for t in tokens where t.start < 0 || t.end > text.utf8.count || t.start > t.end { fatalError("bad token span") }
         _ = TextAnalyzer.indexTerms(text)
+    case "spotlight":
+        // Any text either parses or is an invalid query naming a character inside it (or just past its end); a
+        // query that parses runs as bound SQL without a storage error.
+        let text = String(decoding: bytes, as: UTF8.self)
+        do {
+            _ = try SpotlightParser.parse(text)
+        } catch {
+            if error.position < 1 || error.position > text.unicodeScalars.count + 1 { fatalError("bad position \(error) in \(text.debugDescription)") }
+            return 0
+        }
+        do {
+            _ = try store?.spotlight(SpotlightRequest(query: text, limit: 5))
+        } catch {
+            fatalError("spotlight failed on \(text.debugDescription): \(error)")
+        }
     case "queries":
         let text = String(decoding: bytes, as: UTF8.self)
         do {

@@ -138,7 +138,8 @@ import Testing
     @Test func openingAnOlderDatabaseIndexesItsCodes() throws {
         let dir = TestSupport.temporaryDirectory()
         let path = dir + "/i.sqlite"
-        // Index a record, then take the database back to schema 5: no codes column, no search_code table.
+        // Index a record, then take the database back to schema 5: no codes column, no search_code table (and none
+        // of schema 7).
         let store = try EntityStore(path: path, now: Timestamp.parse("2026-03-02T09:00:00Z")!)
         _ = try store.ingest([TestSupport.record("part", "K83913.39F29.59444AT", "Router")])
         try store.db.execute("""
@@ -147,7 +148,9 @@ import Testing
                 INSERT INTO search(search, rowid, title, names, subtitle, description, props, ident)
                 VALUES ('delete', old.rowid, old.title, old.names, old.subtitle, old.description, old.props, old.ident);
             END;
-            DELETE FROM schema_migrations WHERE version = 6; UPDATE meta SET value = '5' WHERE key = 'text_version'
+            DROP TABLE spotlight_text; DROP INDEX entity_last_used; DROP INDEX entity_ranking_hint;
+            DELETE FROM meta WHERE key = 'spotlight_text_version';
+            DELETE FROM schema_migrations WHERE version >= 6; UPDATE meta SET value = '5' WHERE key = 'text_version'
             """)
         let reopened = try EntityStore(path: path, now: Timestamp.parse("2026-03-02T09:00:00Z")!)
         #expect(try reopened.search(SearchRequest(query: "9444")).map(\.key.id) == ["K83913.39F29.59444AT"])

@@ -107,5 +107,9 @@ public enum SpotlightTime: Sendable, Equatable {
 public struct SpotlightSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
     public var position: Int
     public var problem: String
+    public init(position: Int, problem: String) {
+        self.position = position
+        self.problem = problem
+    }
     public var description: String { "invalid query at character \(position): \(problem)" }
 }
