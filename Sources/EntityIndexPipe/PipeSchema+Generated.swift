@@ -15,7 +15,7 @@ extension PipeSchema {
       "properties": {
         "jsonrpc": {"const": "2.0"},
         "id": {"$ref": "#/$defs/id"},
-        "method": {"enum": ["ingest", "get", "search", "suggest", "all", "query", "related", "delete", "donate", "batch.begin", "batch.end", "state", "reindex.request", "reindex.pending", "reindex.ack", "stats", "declare", "declarations", "complete", "lint", "drill", "rpc.discover"]},
+        "method": {"enum": ["ingest", "get", "search", "suggest", "all", "query", "related", "delete", "donate", "batch.begin", "batch.end", "state", "reindex.request", "reindex.pending", "reindex.ack", "stats", "declare", "declarations", "complete", "lint", "drill", "rpc.discover", "spotlight", "userQuery"]},
         "params": {"type": "object"}
       }
     },
@@ -40,7 +40,8 @@ extension PipeSchema {
           "additionalProperties": false,
           "properties": {
             "code": {"type": "string", "pattern": "^[a-z_]+$"},
-            "records": {"type": "array", "items": {"$ref": "#/$defs/recordProblem"}}
+            "records": {"type": "array", "items": {"$ref": "#/$defs/recordProblem"}},
+            "character": {"type": "integer", "minimum": 1, "description": "invalid_query: the 1-based character of the query where the problem is"}
           }
         }
       }
@@ -210,6 +211,28 @@ extension PipeSchema {
     "rpc.discover": {"description": "The OpenRPC document of this API (schema/openrpc.json).",
       "params": {"$ref": "#/$defs/empty"},
       "result": {"type": "object", "required": ["openrpc", "info", "methods"], "properties": {"openrpc": {"type": "string"}, "info": {"type": "object"}, "methods": {"type": "array"}}}
+    },
+    "spotlight": {
+      "description": "A Core Spotlight query string (CSSearchQuery). An invalid query is error -32602 with data.code invalid_query and data.character. With fetchAttributes, each entity has type, id and only those attributes (under the names asked for).",
+      "params": {"type": "object", "required": ["query"], "additionalProperties": false,
+                 "properties": {"query": {"type": "string"}, "type": {"$ref": "#/$defs/typeName"}, "limit": {"$ref": "#/$defs/limit"},
+                                "fetchAttributes": {"type": "array", "items": {"type": "string", "minLength": 1}}}},
+      "result": {"type": "object", "required": ["entities"], "additionalProperties": false,
+                 "properties": {"entities": {"type": "array", "items": {"anyOf": [
+                   {"$ref": "#/$defs/entity"},
+                   {"type": "object", "required": ["type", "id"], "properties": {"type": {"$ref": "#/$defs/typeName"}, "id": {"type": "string"}}}]}}}}
+    },
+    "userQuery": {
+      "description": "A user's typed query (CSUserQuery): items are search results for the text as typed, suggestions complete the whole typed string from matching titles, synonyms and keywords; matchedRanges are UTF-16 offsets.",
+      "params": {"type": "object", "required": ["query"], "additionalProperties": false,
+                 "properties": {"query": {"type": "string"}, "maxItems": {"$ref": "#/$defs/limit"},
+                                "maxSuggestions": {"type": "integer", "minimum": 0, "maximum": 100}}},
+      "result": {"type": "object", "required": ["items", "suggestions"], "additionalProperties": false,
+                 "properties": {"items": {"type": "array", "items": {"$ref": "#/$defs/entity"}},
+                                "suggestions": {"type": "array", "items": {"type": "object", "required": ["text", "matchedRanges"], "additionalProperties": false,
+                                  "properties": {"text": {"type": "string"},
+                                                 "matchedRanges": {"type": "array", "items": {"type": "object", "required": ["start", "end"], "additionalProperties": false,
+                                                   "properties": {"start": {"type": "integer", "minimum": 0}, "end": {"type": "integer", "minimum": 0}}}}}}}}}
     }
   }
 }

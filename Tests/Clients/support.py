@@ -96,6 +96,8 @@ def script(records):
         ("lint", {"records": [{"type": "order", "id": "A-1042", "title": "Order #1042-A", "domain": "shop.orders.2025"}]}),
         ("drill", {"records": records[:5]}),
         ("rpc.discover", {}),
+        ("spotlight", {"query": 'title == "*widget*"c || price < 10', "fetchAttributes": ["title", "price"]}),
+        ("userQuery", {"query": "wid", "maxItems": 3, "maxSuggestions": 3}),
         ("delete", {"type": "customer", "domains": ["shop.customers.de"]}),
     ]
 

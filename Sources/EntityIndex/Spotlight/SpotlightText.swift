@@ -54,10 +54,13 @@ extension EntityStore {
         }
     }
 
-    /// Fills `spotlight_text` from the stored records when it was filled by another version (or not at all).
+    /// Fills `spotlight_text` from the stored records when it was filled by another version (or not at all), once
+    /// when the database is opened; the version is read again under the write lock, so that only one process fills.
     func prepareSpotlightText() throws {
-        guard try meta("spotlight_text_version") != String(Self.spotlightTextVersion) else { return }
-        try db.transaction {
+        let current = String(Self.spotlightTextVersion)
+        guard try meta("spotlight_text_version") != current else { return }
+        try db.transaction(.immediate) {
+            guard try meta("spotlight_text_version") != current else { return }
             try db.run("DELETE FROM spotlight_text")
             let rows = try db.rows("SELECT rowid, record FROM entity") { ($0.int(0), $0.text(1)) }
             for (rowid, text) in rows {

@@ -112,6 +112,7 @@ public final class EntityStore {
             }
         }
         textVersionIsCurrent = try meta("text_version").flatMap { Int($0) } == TextAnalyzer.version
+        if !isReadOnly { try prepareSpotlightText() }
         // A schema upgrade already writes (and new columns are filled by a rebuild): then the rebuild happens now.
         if !applied.isEmpty && !isNew { try rebuildIfStale() }
         if !isReadOnly && !isNew && !applied.isEmpty && textVersionIsCurrent {
@@ -168,7 +169,6 @@ public final class EntityStore {
                 .databaseReplaced,
                 "the database file \(path) was \(current == nil ? "removed" : "replaced by another file") after it was opened; nothing was written (open it again)")
         }
-        try prepareSpotlightText()
     }
 
     /// Runs a write: in its own transaction, or inside the open batch. Every write purges expired entities.
