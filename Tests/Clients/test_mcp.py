@@ -15,7 +15,7 @@ from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 
 import support
 
-READ_TOOLS = ["search", "get", "suggest", "all", "query", "related", "complete", "declarations", "stats"]
+READ_TOOLS = ["search", "get", "suggest", "all", "query", "related", "complete", "spotlight", "userQuery", "declarations", "stats"]
 WRITE_TOOLS = ["ingest", "delete", "donate"]
 # One call of each read tool: (tool, arguments).
 READ_CALLS = [
