@@ -35,7 +35,9 @@ final class RecordFile {
             do {
                 return .record(try parser.parse(element.bytes), position: element.position, line: element.line)
             } catch {
-                return .unreadable(RecordProblem(position: element.position, line: element.line, problem: "is not valid JSON: \(error)"))
+                return .unreadable(
+                    RecordProblem(
+                        position: element.position, line: element.line, problem: "is not valid JSON: \(error)"))
             }
         } catch {
             done = true

@@ -17,8 +17,9 @@ public struct LintMethod: PipeMethod {
     }
 
     public init(params p: Params) throws(EntityIndexError) {
-        self.init(records: try p.array("records"),
-                  withinDays: try p.int("within", range: 0...LintRequest.maxWithinDays) ?? LintRequest.defaultWithinDays)
+        self.init(
+            records: try p.array("records"),
+            withinDays: try p.int("within", range: 0...LintRequest.maxWithinDays) ?? LintRequest.defaultWithinDays)
     }
 
     public func run(on store: EntityStore) throws(EntityIndexError) -> LintReport {
@@ -42,7 +43,9 @@ public struct DrillMethod: PipeMethod {
     }
 
     public init(params p: Params) throws(EntityIndexError) {
-        guard let records = try p.array("records") else { throw p.fail("records", "is required (the records the reindex pushes back)") }
+        guard let records = try p.array("records") else {
+            throw p.fail("records", "is required (the records the reindex pushes back)")
+        }
         self.init(records: records, type: try p.type(required: false))
     }
 
@@ -81,17 +84,19 @@ extension LintReport {
         for code in LintCode.allCases { counts[code.rawValue] = JSONValue(found[code] ?? 0) }
         let findings: [JSONValue] = findings.map { f in
             var o = JSONObject([
-                ("code", .string(f.code.rawValue)), ("severity", .string(f.severity.rawValue)), ("record", f.location.json),
+                ("code", .string(f.code.rawValue)), ("severity", .string(f.severity.rawValue)),
+                ("record", f.location.json),
                 ("message", .string(f.message)),
             ])
             if !f.others.isEmpty { o["others"] = .array(f.others.map(\.json)) }
             return .object(o)
         }
-        return .object(JSONObject([
-            ("findings", .array(findings)), ("counts", .object(counts)),
-            ("errors", JSONValue(count(.error))), ("warnings", JSONValue(count(.warning))),
-            ("records", JSONValue(records)), ("indexed", JSONValue(indexed)), ("withinDays", JSONValue(withinDays)),
-        ]))
+        return .object(
+            JSONObject([
+                ("findings", .array(findings)), ("counts", .object(counts)),
+                ("errors", JSONValue(count(.error))), ("warnings", JSONValue(count(.warning))),
+                ("records", JSONValue(records)), ("indexed", JSONValue(indexed)), ("withinDays", JSONValue(withinDays)),
+            ]))
     }
 }
 
@@ -103,17 +108,22 @@ extension DrillReport {
             if let line = location.line { o["line"] = JSONValue(line) }
             return o
         }
-        return .object(JSONObject([
-            ("indexed", JSONValue(indexed)), ("pushed", JSONValue(pushed)), ("restored", JSONValue(restored)),
-            ("missing", .array(missing.map(\.json))),
-            ("changed", .array(changed.map { c in
-                var o = entry(c.entity, c.location)
-                o["fields"] = .array(c.fields.map { .string($0) })
-                return .object(o)
-            })),
-            ("new", .array(new.map { .object(entry($0.entity, $0.location)) })),
-            ("expired", .array(expired.map { .object(entry($0.entity, $0.location)) })),
-            ("complete", .bool(isComplete)),
-        ]))
+        return .object(
+            JSONObject([
+                ("indexed", JSONValue(indexed)), ("pushed", JSONValue(pushed)), ("restored", JSONValue(restored)),
+                ("missing", .array(missing.map(\.json))),
+                (
+                    "changed",
+                    .array(
+                        changed.map { c in
+                            var o = entry(c.entity, c.location)
+                            o["fields"] = .array(c.fields.map { .string($0) })
+                            return .object(o)
+                        })
+                ),
+                ("new", .array(new.map { .object(entry($0.entity, $0.location)) })),
+                ("expired", .array(expired.map { .object(entry($0.entity, $0.location)) })),
+                ("complete", .bool(isComplete)),
+            ]))
     }
 }

@@ -24,7 +24,9 @@ import Testing
     /// The value without the `line` of each finding's record (a pipe request has no lines).
     func withoutLines(_ value: JSONValue) -> JSONValue {
         switch value {
-        case .object(let o): return .object(JSONObject(o.filter { $0.key != "line" }.map { (key: $0.key, value: withoutLines($0.value)) }))
+        case .object(let o):
+            return .object(
+                JSONObject(o.filter { $0.key != "line" }.map { (key: $0.key, value: withoutLines($0.value)) }))
         case .array(let items): return .array(items.map(withoutLines))
         default: return value
         }
@@ -36,7 +38,8 @@ import Testing
             let r = try run(args)
             #expect(r.status == 0 && r.stdout.hasPrefix("no findings"), "\(args): \(r.stdout.prefix(400))")
         }
-        let piped = try run(["lint", "-", "--json"], input: TestSupport.read(TestSupport.repository + "/data/customers.ndjson") ?? "")
+        let piped = try run(
+            ["lint", "-", "--json"], input: TestSupport.read(TestSupport.repository + "/data/customers.ndjson") ?? "")
         #expect(piped.json["findings"] == .array([]) && piped.json["records"] == JSONValue(20))
     }
 
@@ -45,8 +48,10 @@ import Testing
         let r = try run(["lint", examples, "--json"])
         #expect(r.status == 0, "without --strict findings do not fail: \(r.stderr)")
         let counts = r.json["counts"]?.object ?? JSONObject()
-        for code in ["invalid-record", "id-changed", "type-renamed", "duplicate-content", "too-large", "weak-display",
-                     "unreachable", "domain-overlap"] {
+        for code in [
+            "invalid-record", "id-changed", "type-renamed", "duplicate-content", "too-large", "weak-display",
+            "unreachable", "domain-overlap",
+        ] {
             #expect((counts[code]?.number?.int ?? 0) >= 1, "\(code): \(counts)")
         }
         let first = r.json["findings"]?.array?.first
@@ -76,8 +81,10 @@ import Testing
         let whole = pipe.call("lint", [:]).result
         #expect(whole == (try run(["lint", "--json"])).json)
         _ = pipe.call("drill", ["records": .array(records.filter { $0["colour"] == nil })])
-        #expect(pipe.call("drill", ["records": [["type": "a", "id": 1, "title": "A", "colour": "red"]]]).error?["data"]?["code"]
-            == "invalid_record")
+        #expect(
+            pipe.call("drill", ["records": [["type": "a", "id": 1, "title": "A", "colour": "red"]]]).error?["data"]?[
+                "code"]
+                == "invalid_record")
         #expect(pipe.schemaProblems().isEmpty, "\(pipe.schemaProblems().prefix(5))")
     }
 
@@ -86,7 +93,8 @@ import Testing
         var lines: [String] = []
         for file in ["customers.ndjson", "products.json", "orders.json"] {
             let text = TestSupport.read(TestSupport.repository + "/data/" + file) ?? ""
-            let records = file.hasSuffix(".ndjson")
+            let records =
+                file.hasSuffix(".ndjson")
                 ? text.split(separator: "\n").map { TestSupport.json(String($0)) } : TestSupport.json(text).array ?? []
             for record in records {
                 guard case .object(var o) = record else { continue }
@@ -101,8 +109,14 @@ import Testing
         TestSupport.write(restore, lines.joined(separator: "\n") + "\n")
         let r = try run(["drill", "--restore", restore, "--json"])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.json["missing"] == [["type": "customer", "id": "c20"], ["type": "order", "id": "1299"], ["type": "product", "id": "p26"]])
-        #expect(r.json["changed"]?.array?.map { [$0["id"], $0["fields"]] } == [["c1", ["subtitle"]], ["1042", ["rankingHint"]]])
+        #expect(
+            r.json["missing"] == [
+                ["type": "customer", "id": "c20"], ["type": "order", "id": "1299"], ["type": "product", "id": "p26"],
+            ])
+        #expect(
+            r.json["changed"]?.array?.map { [$0["id"], $0["fields"]] } == [
+                ["c1", ["subtitle"]], ["1042", ["rankingHint"]],
+            ])
         #expect(r.json["new"] == [] && r.json["restored"] == JSONValue(360) && r.json["complete"] == false)
 
         let human = try run(["drill", "--restore", "-", "--strict"], input: lines.joined(separator: "\n"))
@@ -111,10 +125,16 @@ import Testing
         #expect(human.stdout.contains("changed   2\n  record 1 (line 1) customer/c1: subtitle\n"))
 
         // The README's example: a reindex of the customers that skips three, changes two and adds one.
-        let customers = try run(["drill", "--restore", TestSupport.repository + "/data/reindex-example.ndjson", "--type", "customer", "--json"])
+        let customers = try run([
+            "drill", "--restore", TestSupport.repository + "/data/reindex-example.ndjson", "--type", "customer",
+            "--json",
+        ])
         #expect(customers.json["indexed"] == JSONValue(20) && customers.json["restored"] == JSONValue(15))
         #expect(customers.json["missing"]?.array?.compactMap { $0["id"]?.string } == ["c13", "c20", "c7"])
-        #expect(customers.json["changed"]?.array?.map { [$0["id"], $0["fields"]] } == [["c1", ["subtitle"]], ["c9", ["rankingHint"]]])
+        #expect(
+            customers.json["changed"]?.array?.map { [$0["id"], $0["fields"]] } == [
+                ["c1", ["subtitle"]], ["c9", ["rankingHint"]],
+            ])
         #expect(customers.json["new"]?.array?.compactMap { $0["id"]?.string } == ["c21"])
 
         #expect(try run(["drill"]).status == 64)

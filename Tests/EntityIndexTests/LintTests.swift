@@ -13,7 +13,9 @@ import Testing
         try store.lint(LintRequest(records: records.map(RecordSource.numbered), withinDays: within))
     }
 
-    func findings(_ report: LintReport, _ code: LintCode) -> [LintFinding] { report.findings.filter { $0.code == code } }
+    func findings(_ report: LintReport, _ code: LintCode) -> [LintFinding] {
+        report.findings.filter { $0.code == code }
+    }
 
     /// The `type/id` of each finding of `code`.
     func at(_ report: LintReport, _ code: LintCode) -> [String] {
@@ -31,7 +33,9 @@ import Testing
 
     @Test func idChanged() throws {
         let store = try TestSupport.store()
-        _ = try store.ingest([rec("order", "1", "Crème Brûlée Set", [("domain", "shop.orders")]), rec("order", "2", "Mug")])
+        _ = try store.ingest([
+            rec("order", "1", "Crème Brûlée Set", [("domain", "shop.orders")]), rec("order", "2", "Mug"),
+        ])
         let moved = rec("order", "A-1", "creme brulee set", [("domain", "shop.orders")])
         let report = try lint(store, [moved])
         #expect(at(report, .idChanged) == ["order/A-1"])
@@ -82,27 +86,32 @@ import Testing
         let push = try lint(store, [rec("task", "a", "Alpha")])
         #expect(at(push, .willExpire) == ["task/b"], "a is pushed again, b is left out")
         #expect(findings(push, .willExpire).first?.location.isIndexed == true)
-        #expect(at(try lint(store, [rec("task", "a", "Alpha")], within: 40), .willExpire) == ["task/a", "task/b"],
-                "a pushed now without expiresAt expires within 40 days")
+        #expect(
+            at(try lint(store, [rec("task", "a", "Alpha")], within: 40), .willExpire) == ["task/a", "task/b"],
+            "a pushed now without expiresAt expires within 40 days")
     }
 
     @Test func duplicateContent() throws {
         let store = try TestSupport.store()
         _ = try store.ingest([rec("product", "p1", "Crème brûlée set", [("subtitle", "Kitchen")])])
-        let report = try lint(store, [
-            rec("spotlight.item", "mug", "CREME BRULEE SET", [("subtitle", "kitchen")]),
-            rec("product", "p2", "Tea", [("subtitle", "Food"), ("description", "Green")]),
-            rec("product", "p3", "Tea", [("subtitle", "Food"), ("description", "Green")]),
-        ])
+        let report = try lint(
+            store,
+            [
+                rec("spotlight.item", "mug", "CREME BRULEE SET", [("subtitle", "kitchen")]),
+                rec("product", "p2", "Tea", [("subtitle", "Food"), ("description", "Green")]),
+                rec("product", "p3", "Tea", [("subtitle", "Food"), ("description", "Green")]),
+            ])
         #expect(at(report, .duplicateContent) == ["spotlight.item/mug", "product/p3"])
         #expect(findings(report, .duplicateContent).first?.others == [EntityKey(type: "product", id: "p1")])
 
-        let clean = try lint(store, [
-            rec("product", "p2", "Crème brûlée set", [("subtitle", "Dessert")]),
-            rec("product", "p3", "Tea", [("subtitle", "Food"), ("description", "Green")]),
-            rec("product", "p4", "Tea", [("subtitle", "Food"), ("description", "Black")]),
-            rec("product", "p5", "Tea", [("subtitle", "Food")]),
-        ])
+        let clean = try lint(
+            store,
+            [
+                rec("product", "p2", "Crème brûlée set", [("subtitle", "Dessert")]),
+                rec("product", "p3", "Tea", [("subtitle", "Food"), ("description", "Green")]),
+                rec("product", "p4", "Tea", [("subtitle", "Food"), ("description", "Black")]),
+                rec("product", "p5", "Tea", [("subtitle", "Food")]),
+            ])
         #expect(findings(clean, .duplicateContent).isEmpty)
     }
 
@@ -113,19 +122,25 @@ import Testing
         #expect(at(report, .tooLarge) == ["note/n1"])
         #expect(findings(report, .tooLarge).first?.message.contains("description alone 17,000") == true)
         let fits = String(repeating: "word ", count: 3200)  // 16,000 bytes, plus title and id
-        #expect(findings(try lint(store, [rec("note", "n1", "Handbook", [("description", .string(fits))])]), .tooLarge).isEmpty)
+        #expect(
+            findings(try lint(store, [rec("note", "n1", "Handbook", [("description", .string(fits))])]), .tooLarge)
+                .isEmpty)
     }
 
     @Test func weakDisplay() throws {
         let store = try TestSupport.store()
-        let shown: [JSONValue] = (1...3).map { rec("order", "\($0)", "Order #\($0)", [("subtitle", "Ada"), ("image", "o.png")]) }
+        let shown: [JSONValue] = (1...3).map {
+            rec("order", "\($0)", "Order #\($0)", [("subtitle", "Ada"), ("image", "o.png")])
+        }
         _ = try store.ingest(shown)
-        let report = try lint(store, [
-            rec("order", "4", "Order #4"),  // no subtitle, no image
-            rec("order", "5", "1005", [("subtitle", "Ada"), ("image", "o.png")]),
-            rec("order", "SKU-6", "sku 6", [("subtitle", "Ada"), ("image", "o.png")]),
-            rec("order", "7", "3F2504E0-4F89-11D3-9A0C-0305E82C3301", [("subtitle", "Ada"), ("image", "o.png")]),
-        ])
+        let report = try lint(
+            store,
+            [
+                rec("order", "4", "Order #4"),  // no subtitle, no image
+                rec("order", "5", "1005", [("subtitle", "Ada"), ("image", "o.png")]),
+                rec("order", "SKU-6", "sku 6", [("subtitle", "Ada"), ("image", "o.png")]),
+                rec("order", "7", "3F2504E0-4F89-11D3-9A0C-0305E82C3301", [("subtitle", "Ada"), ("image", "o.png")]),
+            ])
         #expect(at(report, .weakDisplay) == ["order/4", "order/5", "order/SKU-6", "order/7"])
         let message = findings(report, .weakDisplay).first?.message ?? ""
         #expect(message.contains("no subtitle, while 6 of the 7") && message.contains("no image"))
@@ -146,7 +161,10 @@ import Testing
 
         for clean in [
             [rec("order", "1", "Order #1", [("related", [link]), ("hidden", true)])],  // hidden links to hidden
-            [rec("order", "1", "Order #1", [("related", [["type": "order", "id": "2"]])]), rec("order", "2", "Order #2")],
+            [
+                rec("order", "1", "Order #1", [("related", [["type": "order", "id": "2"]])]),
+                rec("order", "2", "Order #2"),
+            ],
             [rec("order", "1", "Order #1")],
         ] {
             #expect(findings(try lint(store, clean), .unreachable).isEmpty)
@@ -176,7 +194,8 @@ import Testing
         var all: [JSONValue] = []
         for file in ["customers.ndjson", "products.json", "orders.json"] {
             let text = try #require(TestSupport.read(TestSupport.repository + "/data/" + file))
-            let records = file.hasSuffix(".ndjson")
+            let records =
+                file.hasSuffix(".ndjson")
                 ? text.split(separator: "\n").map { TestSupport.json(String($0)) } : TestSupport.json(text).array ?? []
             let alone = try lint(store, records)
             #expect(alone.findings.isEmpty, "\(file) against an empty index: \(alone.findings.prefix(3))")
@@ -190,9 +209,11 @@ import Testing
 
     @Test func findingsComeByCodeThenPosition() throws {
         let store = try TestSupport.store()
-        let report = try lint(store, [
-            rec("order", "1", "1"), rec("x", "2", "Two", [("colour", "red")]), rec("order", "3", "3"),
-        ])
+        let report = try lint(
+            store,
+            [
+                rec("order", "1", "1"), rec("x", "2", "Two", [("colour", "red")]), rec("order", "3", "3"),
+            ])
         #expect(report.findings.map(\.code) == [.invalidRecord, .weakDisplay, .weakDisplay])
         #expect(report.findings.map { $0.location.position } == [2, 1, 3])
         #expect(report.count(.error) == 1 && report.count(.warning) == 2 && report.records == 3)

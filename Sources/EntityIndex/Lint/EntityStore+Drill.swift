@@ -54,7 +54,9 @@ extension EntityStore {
                 case .success(let record):
                     if let type, record.type != type { continue }
                     let entry = (record, LintLocation.input(position, line: line, record.key))
-                    if let earlier = positions[record.key] { pushed[earlier] = entry } else {
+                    if let earlier = positions[record.key] {
+                        pushed[earlier] = entry
+                    } else {
                         positions[record.key] = pushed.count
                         pushed.append(entry)
                     }
@@ -64,7 +66,8 @@ extension EntityStore {
         guard problems.isEmpty else {
             let listed = problems.prefix(Ingestion.maxListedProblems)
             var message = problems.count == 1 ? "1 problem" : "\(problems.count) problems"
-            message += " in the restore input (an ingest would reject all of it):\n"
+            message +=
+                " in the restore input (an ingest would reject all of it):\n"
                 + listed.map { "  " + $0.description }.joined(separator: "\n")
             if problems.count > listed.count { message += "\n  … and \(problems.count - listed.count) more" }
             throw EntityIndexError(.invalidRecord, message, details: Array(listed))
@@ -76,8 +79,9 @@ extension EntityStore {
             indexedByKey[record.key] = record.json
             indexedKeys.append(record.key)
         }
-        var report = DrillReport(indexed: indexedKeys.count, pushed: pushed.count, restored: 0, missing: [], changed: [], new: [],
-                                 expired: [])
+        var report = DrillReport(
+            indexed: indexedKeys.count, pushed: pushed.count, restored: 0, missing: [], changed: [], new: [],
+            expired: [])
         for (record, location) in pushed {
             if let expiresAt = record.expiresAt, expiresAt <= now {
                 report.expired.append(.init(entity: record.key, location: location))
@@ -88,7 +92,9 @@ extension EntityStore {
                 continue
             }
             let fields = Self.differingFields(stored, record.json)
-            if fields.isEmpty { report.restored += 1 } else {
+            if fields.isEmpty {
+                report.restored += 1
+            } else {
                 report.changed.append(.init(entity: record.key, location: location, fields: fields))
             }
         }

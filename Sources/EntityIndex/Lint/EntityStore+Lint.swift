@@ -42,10 +42,13 @@ extension EntityStore {
                     case .failure(let failure):
                         findings += failure.problems.map(Self.invalidFinding)
                     case .success(let record):
-                        let subject = LintSubject(record, location: .input(position, line: line, record.key),
-                                                  expiresAt: pushExpiry, pushedAt: now)
+                        let subject = LintSubject(
+                            record, location: .input(position, line: line, record.key),
+                            expiresAt: pushExpiry, pushedAt: now)
                         // A later record of the same entity replaces the earlier one, as in an ingest.
-                        if let earlier = inputKeys[record.key] { subjects[earlier] = subject } else {
+                        if let earlier = inputKeys[record.key] {
+                            subjects[earlier] = subject
+                        } else {
                             inputKeys[record.key] = subjects.count
                             subjects.append(subject)
                         }
@@ -58,16 +61,19 @@ extension EntityStore {
         let indexed = try forEachIndexed { record, expiresAt, ingestedAt in
             indexedKeys.insert(record.key)
             guard inputKeys[record.key] == nil else { return }
-            subjects.append(LintSubject(record, location: .indexed(record.key), expiresAt: expiresAt, pushedAt: ingestedAt))
+            subjects.append(
+                LintSubject(record, location: .indexed(record.key), expiresAt: expiresAt, pushedAt: ingestedAt))
         }
 
-        var checks = LintChecks(subjects: subjects, inputCount: inputCount, wholeIndex: request.records == nil,
-                                indexedKeys: indexedKeys, now: now, withinDays: request.withinDays)
+        var checks = LintChecks(
+            subjects: subjects, inputCount: inputCount, wholeIndex: request.records == nil,
+            indexedKeys: indexedKeys, now: now, withinDays: request.withinDays)
         checks.run()
         findings += checks.findings
         findings.sort { $0.code != $1.code ? $0.code < $1.code : $0.location < $1.location }
-        return LintReport(findings: findings, records: recordCount, indexed: indexed,
-                          withinDays: request.withinDays)
+        return LintReport(
+            findings: findings, records: recordCount, indexed: indexed,
+            withinDays: request.withinDays)
     }
 
     static func invalidFinding(_ problem: RecordProblem) -> LintFinding {
@@ -76,7 +82,8 @@ extension EntityStore {
             return EntityKey(type: String(text[..<slash]), id: String(text[text.index(after: slash)...]))
         }
         let field = problem.field.map { "field \"\($0)\" " } ?? ""
-        return LintFinding(.invalidRecord, .input(problem.position, line: problem.line, entity),
-                           "\(field)\(problem.problem) (an ingest would reject the whole push)")
+        return LintFinding(
+            .invalidRecord, .input(problem.position, line: problem.line, entity),
+            "\(field)\(problem.problem) (an ingest would reject the whole push)")
     }
 }

@@ -16,19 +16,26 @@ extension LintChecks {
             let t = types[s.key.type]!
             var problems: [String] = [], fixes: [String] = []
             if !s.hasSubtitle, t.subtitles * 2 > t.count {
-                problems.append("no subtitle, while \(Self.number(t.subtitles)) of the \(Self.number(t.count)) \(s.key.type) entities have one")
+                problems.append(
+                    "no subtitle, while \(Self.number(t.subtitles)) of the \(Self.number(t.count)) \(s.key.type) entities have one"
+                )
                 fixes.append("add a subtitle")
             }
             if !s.hasImage, t.images * 2 > t.count {
-                problems.append("no image, while \(Self.number(t.images)) of the \(Self.number(t.count)) \(s.key.type) entities have one")
+                problems.append(
+                    "no image, while \(Self.number(t.images)) of the \(Self.number(t.count)) \(s.key.type) entities have one"
+                )
                 fixes.append("add an image")
             }
             if let titleProblem = s.titleProblem {
                 problems.append("a title that \(titleProblem) (\"\(s.title.prefix(64))\")")
-                fixes.append("give it a title a person would say or type (a name, \"Order #1042\" rather than \"1042\")")
+                fixes.append(
+                    "give it a title a person would say or type (a name, \"Order #1042\" rather than \"1042\")")
             }
             guard !problems.isEmpty else { continue }
-            add(.weakDisplay, s, """
+            add(
+                .weakDisplay, s,
+                """
                 has \(problems.joined(separator: "; and ")): Spotlight and Siri show the title, subtitle and image to \
                 tell entities apart; \(fixes.joined(separator: "; "))
                 """)
@@ -54,7 +61,9 @@ extension LintChecks {
             let hidden = subjects[j]
             guard reportable(hidden) || refs.contains(where: { subjects[$0].fromInput }) else { continue }
             let keys = refs.map { subjects[$0].key }
-            add(.unreachable, hidden, """
+            add(
+                .unreachable, hidden,
+                """
                 is hidden (hideInSpotlight), yet \(Self.list(keys)) \(keys.count == 1 ? "lists" : "list") it in related: \
                 people reach it only through those links, never by search or suggestions; if it should be found, drop \
                 hidden; if not, remove it from their related
@@ -101,10 +110,12 @@ extension LintChecks {
             let at = outer.fromInput ? outer : members.first(where: \.fromInput) ?? outer
             guard reportable(outer) || members.contains(where: \.fromInput) else { continue }
             let (prefix, outerType, innerType) = (overlap.outer.domain, overlap.outer.type, overlap.innerType)
-            let shown = members.map(\.domain!).sorted().prefix(3).map { "\"\($0)\"" }.joined(separator: ", ")
+            let shown =
+                members.map(\.domain!).sorted().prefix(3).map { "\"\($0)\"" }.joined(separator: ", ")
                 + (members.count > 3 ? " and \(members.count - 3) more" : "")
             let delete = "(deleteSearchableItems(withDomainIdentifiers:), entityidx delete --domain)"
-            let message = members.count == 1 && members[0].domain == prefix
+            let message =
+                members.count == 1 && members[0].domain == prefix
                 ? """
                 shares domain "\(prefix)" between \(outerType) and \(innerType) entities (\(outer.key) and \
                 \(members[0].key)): deleting the domain \(delete) deletes both types; give each type a domain of its \

@@ -20,8 +20,10 @@ struct LintChecks {
     /// UTF-8 searchable text.
     static let maxSearchableBytes = 16 * 1024
 
-    init(subjects: [LintSubject], inputCount: Int, wholeIndex: Bool, indexedKeys: Set<EntityKey>, now: Int64,
-         withinDays: Int) {
+    init(
+        subjects: [LintSubject], inputCount: Int, wholeIndex: Bool, indexedKeys: Set<EntityKey>, now: Int64,
+        withinDays: Int
+    ) {
         self.subjects = subjects
         self.inputCount = inputCount
         self.wholeIndex = wholeIndex
@@ -85,16 +87,22 @@ struct LintChecks {
         var byTitle: [TitleKey: [Int]] = [:]
         for i in inputCount..<subjects.count {
             let s = subjects[i]
-            byTitle[TitleKey(type: s.key.type, domain: s.domain, title: ByteString(s.normalizedTitle)), default: []].append(i)
+            byTitle[TitleKey(type: s.key.type, domain: s.domain, title: ByteString(s.normalizedTitle)), default: []]
+                .append(i)
         }
         guard !byTitle.isEmpty else { return }
         for s in subjects[..<inputCount] where !indexedKeys.contains(s.key) {
-            guard let matches = byTitle[TitleKey(type: s.key.type, domain: s.domain, title: ByteString(s.normalizedTitle))] else { continue }
+            guard
+                let matches = byTitle[
+                    TitleKey(type: s.key.type, domain: s.domain, title: ByteString(s.normalizedTitle))]
+            else { continue }
             let old = matches.map { subjects[$0].key }
             for key in old { replaced.insert(Pair(s.key, key)) }
-            var message = "is a new id with the type, domain and title of indexed \(old[0]) (\"\(subjects[matches[0]].title)\")"
+            var message =
+                "is a new id with the type, domain and title of indexed \(old[0]) (\"\(subjects[matches[0]].title)\")"
             if old.count > 1 { message += " (\(old.count) indexed entities match: \(Self.list(old)))" }
-            message += ", which this push leaves out: if it is the same entity, keep its id \"\(old[0].id)\" (saved"
+            message +=
+                ", which this push leaves out: if it is the same entity, keep its id \"\(old[0].id)\" (saved"
                 + " shortcuts, widgets and Siri store the id and break when it changes); if it is another entity, give it"
                 + " a title of its own"
             add(.idChanged, s, message, others: old)
@@ -109,7 +117,9 @@ struct LintChecks {
         let oldTypes = indexedTypes.subtracting(inputTypes)
         guard !oldTypes.isEmpty, !inputTypes.isSubset(of: indexedTypes) else { return }
         var oldTypesById: [String: [String]] = [:]
-        for s in subjects[inputCount...] where oldTypes.contains(s.key.type) { oldTypesById[s.key.id, default: []].append(s.key.type) }
+        for s in subjects[inputCount...] where oldTypes.contains(s.key.type) {
+            oldTypesById[s.key.id, default: []].append(s.key.type)
+        }
         var byNewType: [String: [Int]] = [:]
         var order: [String] = []
         for i in 0..<inputCount where !indexedTypes.contains(subjects[i].key.type) {
@@ -120,12 +130,16 @@ struct LintChecks {
         for type in order {
             let members = byNewType[type]!
             var shared: [String: [Int]] = [:]
-            for i in members { for old in oldTypesById[subjects[i].key.id] ?? [] { shared[old, default: []].append(i) } }
+            for i in members {
+                for old in oldTypesById[subjects[i].key.id] ?? [] { shared[old, default: []].append(i) }
+            }
             guard let (old, hits) = shared.max(by: { ($0.value.count, $1.key) < ($1.value.count, $0.key) }),
                 hits.count * 2 >= members.count
             else { continue }
             let examples = hits.prefix(3).map { "\"\(subjects[$0].key.id)\"" }.joined(separator: ", ")
-            add(.typeRenamed, subjects[hits[0]], """
+            add(
+                .typeRenamed, subjects[hits[0]],
+                """
                 type "\(type)" is new, and \(Self.number(hits.count)) of its \(Self.number(members.count)) ids \
                 (\(examples)\(hits.count > 3 ? ", …" : "")) are ids of indexed type "\(old)", which this push leaves out: \
                 if \(old) was renamed, keep the type identifier "\(old)" (Siri and Shortcuts find an entity by type and \
@@ -143,12 +157,16 @@ struct LintChecks {
         for s in subjects where !s.explicitExpiry && s.expiresAt > now && s.expiresAt <= limit {
             let when = Self.day(s.expiresAt)
             if s.fromInput {
-                add(.willExpire, s, """
+                add(
+                    .willExpire, s,
+                    """
                     will expire on \(when), a month after this push, because it sets no expiresAt: push it again before \
                     then (Core Spotlight renews an item each time it is indexed), or set expiresAt
                     """)
             } else {
-                add(.willExpire, s, """
+                add(
+                    .willExpire, s,
+                    """
                     expires on \(when), a month after its last push on \(Self.day(s.pushedAt)), because nothing set \
                     expiresAt and nothing pushed it again\(wholeIndex ? "" : " (this push leaves it out)"): re-push it, \
                     for example at every launch, or set expiresAt
@@ -165,11 +183,14 @@ struct LintChecks {
         for members in groups.values where members.count > 1 {
             let anchorIndex = members.first(where: { $0 >= inputCount }) ?? members[0]
             let anchor = subjects[anchorIndex]
-            let what = anchor.contentKey.text.hasSuffix("\u{1F}") ? "title and subtitle" : "title, subtitle and description"
+            let what =
+                anchor.contentKey.text.hasSuffix("\u{1F}") ? "title and subtitle" : "title, subtitle and description"
             for i in members where i != anchorIndex {
                 let s = subjects[i]
                 guard reportable(anchor, s), !replaced.contains(Pair(s.key, anchor.key)) else { continue }
-                add(.duplicateContent, s, """
+                add(
+                    .duplicateContent, s,
+                    """
                     has the same \(what) as \(Self.name(anchor)): Spotlight would show two results nobody can tell \
                     apart, and Siri would ask which one; if they are the same content (an IndexedEntity and a \
                     CSSearchableItem, say), index it once and link the item to the entity (associateAppEntity); if \
@@ -182,7 +203,9 @@ struct LintChecks {
     /// `too-large`: more searchable text than Core Spotlight takes for one item.
     private mutating func tooLarge() {
         for s in subjects where s.searchableBytes > Self.maxSearchableBytes && reportable(s) {
-            add(.tooLarge, s, """
+            add(
+                .tooLarge, s,
+                """
                 has \(Self.number(s.searchableBytes)) bytes of searchable text (\(s.largestField.name) alone \
                 \(Self.number(s.largestField.bytes))), over Core Spotlight's limit of 16 KB for one item \
                 (\(Self.number(Self.maxSearchableBytes)) bytes): shorten \(s.largestField.name), or keep long text out \

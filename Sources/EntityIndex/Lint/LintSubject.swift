@@ -103,7 +103,9 @@ final class LintSubject {
         if !tokens.contains(where: \.hasLetter) { return "is only digits" }
         let key = tokens.map(\.text).joined()
         // An id key is never longer than the id's UTF-8 (folding only shortens ids of letters and digits).
-        if key.utf8.count <= record.id.utf8.count * 3, key == TextAnalyzer.idKey(record.id) { return "is only the entity's id" }
+        if key.utf8.count <= record.id.utf8.count * 3, key == TextAnalyzer.idKey(record.id) {
+            return "is only the entity's id"
+        }
         if isUUID(record.title) { return "is only an id (a UUID)" }
         return nil
     }
@@ -139,10 +141,13 @@ extension EntityStore {
     /// Visits every entity the index holds and returns (expired ones are gone), or those of one type, by type and
     /// id, as a validated record with its expiry and last ingest; returns how many there were.
     @discardableResult
-    func forEachIndexed(type: String? = nil, _ body: (EntityRecord, _ expiresAt: Int64, _ ingestedAt: Int64) -> Void) throws(EntityIndexError) -> Int {
+    func forEachIndexed(type: String? = nil, _ body: (EntityRecord, _ expiresAt: Int64, _ ingestedAt: Int64) -> Void)
+        throws(EntityIndexError) -> Int
+    {
         do {
             let parser = JSONParser()
-            let statement = try db.cached("""
+            let statement = try db.cached(
+                """
                 SELECT record, expires_at, ingested_at FROM entity WHERE expires_at > ?1 AND (?2 IS NULL OR type = ?2)
                 ORDER BY type, id
                 """)

@@ -5,7 +5,8 @@ import JSON
 /// `entityidx drill --restore FILE|-`: would the app's reindex bring everything back after the system lost its index?
 struct DrillCommand: Command {
     static let spec = CommandSpec(
-        name: "drill", abstract: "Compare the index with what the app's reindex pushes back (restored, missing, changed, new)",
+        name: "drill",
+        abstract: "Compare the index with what the app's reindex pushes back (restored, missing, changed, new)",
         usage: "entityidx drill --restore FILE|- [--type T] [--strict] [--json]",
         options: [
             ("restore=", "the records the app's reindex delegate pushes back (a JSON array or NDJSON; - for stdin)"),
@@ -25,11 +26,17 @@ struct DrillCommand: Command {
     var strict: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        guard arguments.positionals.isEmpty else { throw UsageError("drill takes no arguments besides --restore FILE", usage: Self.spec.usage) }
-        guard let path = arguments.value("restore") else { throw UsageError("missing --restore FILE (use - for stdin)", usage: Self.spec.usage) }
+        guard arguments.positionals.isEmpty else {
+            throw UsageError("drill takes no arguments besides --restore FILE", usage: Self.spec.usage)
+        }
+        guard let path = arguments.value("restore") else {
+            throw UsageError("missing --restore FILE (use - for stdin)", usage: Self.spec.usage)
+        }
         self.path = path
         type = arguments.value("type")
-        if let type, let problem = RecordValidator.typeProblem(type) { throw UsageError("--type \(problem)", usage: Self.spec.usage) }
+        if let type, let problem = RecordValidator.typeProblem(type) {
+            throw UsageError("--type \(problem)", usage: Self.spec.usage)
+        }
         strict = arguments.flag("strict")
     }
 
@@ -39,7 +46,8 @@ struct DrillCommand: Command {
         store.now = context.now()
         let report = try store.drill(restore: records, type: type)
         context.emit(DrillMethod.self, report) { report in
-            context.print("\(Output.number(report.indexed)) entities indexed, \(Output.number(report.pushed)) pushed back")
+            context.print(
+                "\(Output.number(report.indexed)) entities indexed, \(Output.number(report.pushed)) pushed back")
             context.print("restored  \(Output.number(report.restored))")
             context.print("missing   \(Output.number(report.missing.count))")
             for key in report.missing { context.print("  \(key)") }
@@ -48,10 +56,12 @@ struct DrillCommand: Command {
             context.print("new       \(Output.number(report.new.count))")
             for n in report.new { context.print("  \(n.location)") }
             if !report.expired.isEmpty {
-                context.print("expired   \(Output.number(report.expired.count)) (expiresAt has passed: an ingest drops them)")
+                context.print(
+                    "expired   \(Output.number(report.expired.count)) (expiresAt has passed: an ingest drops them)")
                 for e in report.expired { context.print("  \(e.location)") }
             }
-            context.print(report.isComplete ? "the reindex restores everything" : "the reindex does not restore everything")
+            context.print(
+                report.isComplete ? "the reindex restores everything" : "the reindex does not restore everything")
         }
         return strict && !report.isComplete ? 1 : 0
     }

@@ -5,7 +5,8 @@ import JSON
 /// `entityidx lint [FILE|-]`: what Siri, Shortcuts and Spotlight would lose or show badly, before pushing.
 struct LintCommand: Command {
     static let spec = CommandSpec(
-        name: "lint", abstract: "Check records before pushing them (or the whole index) for what Siri and Spotlight lose",
+        name: "lint",
+        abstract: "Check records before pushing them (or the whole index) for what Siri and Spotlight lose",
         usage: "entityidx lint [FILE|-] [--within DAYS] [--strict] [--json]",
         options: [
             ("within=", "will-expire reports entities that expire within DAYS days (default 7)"),
@@ -25,9 +26,12 @@ struct LintCommand: Command {
     var strict: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        guard arguments.positionals.count <= 1 else { throw UsageError("lint takes at most one FILE", usage: Self.spec.usage) }
+        guard arguments.positionals.count <= 1 else {
+            throw UsageError("lint takes at most one FILE", usage: Self.spec.usage)
+        }
         path = arguments.positionals.first
-        within = try arguments.int("within", range: 0...LintRequest.maxWithinDays, usage: Self.spec.usage)
+        within =
+            try arguments.int("within", range: 0...LintRequest.maxWithinDays, usage: Self.spec.usage)
             ?? LintRequest.defaultWithinDays
         strict = arguments.flag("strict")
     }
@@ -47,15 +51,17 @@ struct LintCommand: Command {
                 context.print("")
             }
             let (errors, warnings) = (report.count(.error), report.count(.warning))
-            let checked = records == nil
+            let checked =
+                records == nil
                 ? "the index (\(Output.number(report.indexed)) entities)"
                 : "\(Output.number(report.records)) records against \(Output.number(report.indexed)) indexed entities"
             if report.findings.isEmpty {
                 context.print("no findings in \(checked)")
             } else {
                 let n = report.findings.count
-                context.print("\(Output.number(n)) finding\(n == 1 ? "" : "s") (\(Output.number(errors)) error\(errors == 1 ? "" : "s"), "
-                    + "\(Output.number(warnings)) warning\(warnings == 1 ? "" : "s")) in \(checked)")
+                context.print(
+                    "\(Output.number(n)) finding\(n == 1 ? "" : "s") (\(Output.number(errors)) error\(errors == 1 ? "" : "s"), "
+                        + "\(Output.number(warnings)) warning\(warnings == 1 ? "" : "s")) in \(checked)")
             }
         }
         return strict && !report.findings.isEmpty ? 1 : 0
