@@ -70,7 +70,11 @@ extension EntityStore {
             indexedKeys: indexedKeys, now: now, withinDays: request.withinDays)
         checks.run()
         findings += checks.findings
-        findings.sort { $0.code != $1.code ? $0.code < $1.code : $0.location < $1.location }
+        findings.sort {
+            if $0.code != $1.code { return $0.code < $1.code }
+            if $0.location != $1.location { return $0.location < $1.location }
+            return $0.message < $1.message
+        }
         return LintReport(
             findings: findings, records: recordCount, indexed: indexed,
             withinDays: request.withinDays)

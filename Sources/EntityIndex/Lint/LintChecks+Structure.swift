@@ -60,11 +60,11 @@ extension LintChecks {
         for (j, refs) in referrers.sorted(by: { $0.key < $1.key }) {
             let hidden = subjects[j]
             guard reportable(hidden) || refs.contains(where: { subjects[$0].fromInput }) else { continue }
-            let keys = refs.map { subjects[$0].key }
+            let keys = refs.prefix(Self.maxOthers).map { subjects[$0].key }
             add(
                 .unreachable, hidden,
                 """
-                is hidden (hideInSpotlight), yet \(Self.list(keys)) \(keys.count == 1 ? "lists" : "list") it in related: \
+                is hidden (hideInSpotlight), yet \(Self.list(keys, total: refs.count)) \(refs.count == 1 ? "lists" : "list") it in related: \
                 people reach it only through those links, never by search or suggestions; if it should be found, drop \
                 hidden; if not, remove it from their related
                 """, others: keys)

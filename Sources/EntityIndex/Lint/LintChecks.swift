@@ -12,8 +12,11 @@ struct LintChecks {
     let now: Int64
     let withinDays: Int
     private(set) var findings: [LintFinding] = []
-    /// (input, indexed) pairs reported as `id-changed`: not reported again as duplicates.
-    private var replaced = Set<Pair>()
+    /// Input records reported as `id-changed`: not reported again as duplicates of an indexed entity with their
+    /// type, domain and title.
+    private var changedIds = Set<EntityKey>()
+    /// How many other entities a finding names at most.
+    static let maxOthers = 20
 
     /// Core Spotlight's size limit for one item: "There is a 16k limit on the size of an individual CSSI"
     /// (Apple Frameworks Engineer, https://developer.apple.com/forums/thread/832276). Counted as 16,384 bytes of
@@ -30,11 +33,6 @@ struct LintChecks {
         self.indexedKeys = indexedKeys
         self.now = now
         self.withinDays = withinDays
-    }
-
-    struct Pair: Hashable {
-        var a: EntityKey, b: EntityKey
-        init(_ x: EntityKey, _ y: EntityKey) { (a, b) = (x.type, x.id) < (y.type, y.id) ? (x, y) : (y, x) }
     }
 
     /// With records, a finding is reported only when it involves one of them.
@@ -62,9 +60,17 @@ struct LintChecks {
         s.fromInput ? "\(s.key) (record \(s.location.position!))" : "indexed \(s.key)"
     }
 
-    static func list(_ keys: [EntityKey], max: Int = 3) -> String {
+    /// The first keys, and how many more of `total` there are.
+    static func list(_ keys: [EntityKey], total: Int? = nil, max: Int = 3) -> String {
+        let total = total ?? keys.count
         let shown = keys.prefix(max).map(\.description).joined(separator: ", ")
-        return keys.count > max ? "\(shown) and \(keys.count - max) more" : shown
+        return total > max ? "\(shown) and \(total - max) more" : shown
+    }
+
+    /// Whether `s` was reported as an id change of `indexed` (the same type, domain and title).
+    func isIdChange(_ s: LintSubject, of indexed: LintSubject) -> Bool {
+        changedIds.contains(s.key) && !indexed.fromInput && indexed.key.type == s.key.type
+            && indexed.domain == s.domain && indexed.normalizedTitle == s.normalizedTitle
     }
 
     static func day(_ ms: Int64) -> String { String(Timestamp.format(ms).prefix(10)) }
@@ -96,11 +102,13 @@ struct LintChecks {
                 let matches = byTitle[
                     TitleKey(type: s.key.type, domain: s.domain, title: ByteString(s.normalizedTitle))]
             else { continue }
-            let old = matches.map { subjects[$0].key }
-            for key in old { replaced.insert(Pair(s.key, key)) }
+            let old = matches.prefix(Self.maxOthers).map { subjects[$0].key }
+            changedIds.insert(s.key)
             var message =
                 "is a new id with the type, domain and title of indexed \(old[0]) (\"\(subjects[matches[0]].title)\")"
-            if old.count > 1 { message += " (\(old.count) indexed entities match: \(Self.list(old)))" }
+            if matches.count > 1 {
+                message += " (\(matches.count) indexed entities match: \(Self.list(old, total: matches.count)))"
+            }
             message +=
                 ", which this push leaves out: if it is the same entity, keep its id \"\(old[0].id)\" (saved"
                 + " shortcuts, widgets and Siri store the id and break when it changes); if it is another entity, give it"
@@ -187,7 +195,7 @@ struct LintChecks {
                 anchor.contentKey.text.hasSuffix("\u{1F}") ? "title and subtitle" : "title, subtitle and description"
             for i in members where i != anchorIndex {
                 let s = subjects[i]
-                guard reportable(anchor, s), !replaced.contains(Pair(s.key, anchor.key)) else { continue }
+                guard reportable(anchor, s), !isIdChange(s, of: anchor) else { continue }
                 add(
                     .duplicateContent, s,
                     """
