@@ -7,7 +7,7 @@ CONTRACT_CHECK := ../shared/tools/contract-check
 VENV := .build/venv
 PY_TEST_PACKAGES := mcp==2.3.0 python-lsp-jsonrpc==1.1.2 openrpc==11.1.1 jsonschema==4.26.0
 
-.PHONY: all deps build release run test test-clients venv lint schema bench fuzz soak sanitize clean
+.PHONY: all deps build release run test test-clients test-ts venv lint schema bench fuzz soak sanitize clean
 
 all: release
 
@@ -49,10 +49,21 @@ test: build
 	$(SWIFT) test --skip-build
 	@if [ -f $(CONTRACT_CHECK) ]; then python3 $(CONTRACT_CHECK) $(DEBUG_BIN); fi
 	@$(MAKE) --no-print-directory test-clients
+	@$(MAKE) --no-print-directory test-ts
 
 # The clients against the built binary: LSP framing (python-lsp-jsonrpc), OpenRPC, MCP (the official Python SDK).
 test-clients: build venv
 	ENTITYIDX_BIN=$(DEBUG_BIN) $(VENV)/bin/python -m unittest discover -s Tests/Clients
+
+# The TypeScript client: Debian's tsc (node-typescript) in strict mode, then Node's test runner against the binary.
+# The tests read the compiler's API, so NODE_PATH is the folder that holds tsc's own package.
+test-ts: build
+	@command -v node >/dev/null 2>&1 && command -v tsc >/dev/null 2>&1 || { echo "installing nodejs node-typescript"; \
+		SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq nodejs node-typescript >/dev/null; }
+	tsc -p clients/typescript
+	NODE_PATH="$$(dirname "$$(dirname "$$(dirname "$$(readlink -f "$$(command -v tsc)")")")")" \
+		ENTITYIDX_BIN="$(CURDIR)/$(DEBUG_BIN)" node --test clients/typescript/test/*.test.js
 
 # python3-venv is installed when the interpreter cannot make a virtual environment (Debian ships it apart).
 venv: $(VENV)/.ready

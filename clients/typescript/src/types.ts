@@ -1,0 +1,316 @@
+// The records the web layer pushes and the params and results of every pipe method (contract §1 and §3).
+// test/schema.test.js checks these against schema/record.schema.json and schema/pipe.schema.json field by field.
+
+/** An entity type name: 1–128 characters, `[A-Za-z_][A-Za-z0-9_.-]*`. */
+export type TypeName = string;
+
+/** An entity id: a non-empty string (up to 4096 characters), or an integer, which is stored as its decimal string. */
+export type EntityId = string | number;
+
+/** A property value: a string, number, boolean or null, or an array of strings or numbers. */
+export type PropertyValue = string | number | boolean | null | Array<string | number>;
+
+/** The identifier of a related entity (`relatedAppEntityIdentifier`). */
+export interface EntityIdentifier {
+  /** The related entity's type. */
+  type: TypeName;
+  /** The related entity's id. */
+  id: EntityId;
+}
+
+/**
+ * One entity as the web layer pushes it (contract §1; `schema/record.schema.json`).
+ *
+ * Identity is the pair (`type`, `id`): ingesting the same pair again replaces the entity. A field not listed here
+ * is an error naming that field; `null` for an optional field means the field is absent.
+ */
+export interface EntityRecord {
+  /** The entity type (`AppEntity` type identifier): 1–128 characters, `[A-Za-z_][A-Za-z0-9_.-]*`. */
+  type: TypeName;
+  /** The entity id (`EntityIdentifier`): a string of 1–4096 characters, or an integer (it comes back as its decimal string). */
+  id: EntityId;
+  /** `DisplayRepresentation.title`: a non-empty string. */
+  title: string;
+  /** `DisplayRepresentation.subtitle`. */
+  subtitle?: string | null;
+  /** `DisplayRepresentation.synonyms`: other names the entity is found by. */
+  synonyms?: string[] | null;
+  /** `CSSearchableItemAttributeSet.keywords`. */
+  keywords?: string[] | null;
+  /** `contentDescription`: longer text, searched at a lower weight. */
+  description?: string | null;
+  /** `@Property` values, by name: used by property queries and sorting; strings are searchable at low weight. */
+  properties?: Record<string, PropertyValue> | null;
+  /** `domainIdentifier`, dot-separated: deleting domain `a` deletes `a` and `a.*`, not `ab`. */
+  domain?: string | null;
+  /** Related entity identifiers (`relatedAppEntityIdentifier`), queryable in both directions. */
+  related?: EntityIdentifier[] | null;
+  /** Query-independent importance from 0 to 100, higher is better. */
+  rankingHint?: number | null;
+  /** Indexing priority (`indexAppEntities(_:priority:)`), an integer; feeds suggestions. */
+  priority?: number | null;
+  /** Last use, ISO-8601 with a zone (`Z` or `±hh:mm`): feeds suggestions and ranking. */
+  lastUsedAt?: string | null;
+  /** Expiry, ISO-8601 with a zone; when absent, one month after the record was last ingested. */
+  expiresAt?: string | null;
+  /** `hideInSpotlight`: left out of `search` and `suggest`, still returned by `get`, `all`, `query` and `related`. */
+  hidden?: boolean | null;
+  /** A URL, passed through untouched. */
+  url?: string | null;
+  /** An image reference, passed through untouched. */
+  image?: string | null;
+}
+
+/** A matched span of a field, with `highlight: true`. */
+export interface Highlight {
+  field: string;
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** An entity in a result: the record as ingested (its id as a string), plus what the method adds. */
+export interface Entity extends Omit<EntityRecord, "id"> {
+  /** The id, always a string (an integer id comes back as its decimal string). */
+  id: string;
+  /** The relevance score of a search (higher is better). */
+  score?: number;
+  /** The engagement a suggestion was ranked by. */
+  engagement?: number;
+  /** The ranking tiers of a search, with `explain: true`. */
+  explain?: Record<string, unknown>;
+  /** The matched spans, with `highlight: true`. */
+  highlights?: Highlight[];
+}
+
+/** A property filter of `query` and `search`. */
+export interface Filter {
+  property: string;
+  op: "eq" | "ne" | "lt" | "le" | "gt" | "ge" | "between" | "hasPrefix" | "hasSuffix" | "contains" | "notContains";
+  /** A string, number or boolean; an array of two for `between`. */
+  value: string | number | boolean | Array<string | number>;
+}
+
+/** One sort key of `query`. */
+export interface SortKey {
+  property: string;
+  order?: "asc" | "desc";
+}
+
+/** A problem with one record of an ingest, located in the input. */
+export interface RecordProblem {
+  /** The record's position in the input, from 1. */
+  position: number;
+  /** The line of NDJSON input, when read from lines. */
+  line?: number;
+  /** `type/id` of the record, when it could be read. */
+  entity?: string;
+  /** The field at fault. */
+  field?: string;
+  problem: string;
+}
+
+/** A parameter-less request. */
+export type Empty = Record<string, never>;
+
+export interface IngestParams {
+  records: EntityRecord[];
+  /** Commit the valid records and list the invalid ones instead of rejecting the call. */
+  skipInvalid?: boolean;
+}
+export interface IngestResult {
+  inserted: number;
+  updated: number;
+  unchanged: number;
+  /** With `skipInvalid`: how many records were skipped. */
+  skipped?: number;
+  /** With `skipInvalid`: the problems of the skipped records. */
+  problems?: RecordProblem[];
+}
+
+export interface GetParams {
+  type: TypeName;
+  ids: EntityId[];
+}
+export interface SearchParams {
+  query: string;
+  type?: TypeName;
+  /** Default 20, at most 10,000. */
+  limit?: number;
+  filters?: Filter[];
+  explain?: boolean;
+  highlight?: boolean;
+}
+export interface CompleteParams {
+  prefix: string;
+  limit?: number;
+}
+export interface Completion {
+  term: string;
+  documents: number;
+}
+export interface CompleteResult {
+  completions: Completion[];
+}
+export interface SuggestParams {
+  type?: TypeName;
+  /** Default 10. */
+  limit?: number;
+}
+export interface AllParams {
+  type: TypeName;
+  /** Default 100 a page. */
+  limit?: number;
+  /** The `nextCursor` of the previous page. */
+  cursor?: string;
+}
+export interface AllResult {
+  entities: Entity[];
+  /** Present when there are more entities. */
+  nextCursor?: string;
+}
+export interface QueryParams {
+  type: TypeName;
+  filters?: Filter[];
+  mode?: "and" | "or";
+  sort?: SortKey[];
+  /** Every match unless given. */
+  limit?: number;
+}
+export interface RelatedParams {
+  type: TypeName;
+  id: EntityId;
+  /** Default `out`. */
+  direction?: "out" | "in" | "both";
+}
+export interface EntitiesResult {
+  entities: Entity[];
+}
+export interface DeleteParams {
+  type?: TypeName;
+  ids?: EntityId[];
+  /** A domain deletes itself and its subdomains. */
+  domains?: string[];
+  all?: boolean;
+}
+export interface DeleteResult {
+  deleted: number;
+}
+export interface DonateParams {
+  type: TypeName;
+  id: EntityId;
+}
+export interface DonateResult {
+  /** False when the entity does not exist. */
+  counted?: boolean;
+}
+export interface BatchEndParams {
+  /** The new client state, at most 250 bytes. */
+  clientState: string;
+  /** The state the batch expects to replace; a mismatch applies nothing (`mismatched_client_state`). */
+  expectedClientState?: string | null;
+}
+export interface StateResult {
+  clientState: string | null;
+}
+export interface ReindexRequestParams {
+  type?: TypeName;
+  ids?: EntityId[];
+}
+export interface ReindexRequestResult {
+  requestId: number;
+}
+export interface PendingReindex {
+  requestId: number;
+  type?: string;
+  ids?: string[];
+  createdAt: string;
+  /** Ids not re-pushed since the request; `{type, id}` pairs for a request without a type. */
+  outstanding: Array<string | { type: string; id: string }>;
+}
+export interface ReindexPendingResult {
+  requests: PendingReindex[];
+}
+export interface ReindexAckParams {
+  requestId: number;
+}
+export interface TypeCounts {
+  entities: number;
+  hidden: number;
+  expired: number;
+  expiringSoon: number;
+}
+export interface StatsResult {
+  entities: number;
+  hidden: number;
+  expired: number;
+  expiringSoon: number;
+  types: Record<string, TypeCounts>;
+  reindexRequests: number;
+  donations?: number;
+  clientState?: string | null;
+  databaseBytes: number;
+  path?: string;
+  now?: string;
+  schemaVersion: number;
+  textVersion: number;
+  sqliteVersion: string;
+  icuVersion: string;
+}
+export interface PropertyDeclaration {
+  name: string;
+  kind: "string" | "number" | "integer" | "boolean" | "date" | "strings";
+  sortable?: boolean;
+  indexingKey?: string;
+}
+export interface DeclareParams {
+  type: TypeName;
+  properties: PropertyDeclaration[];
+}
+export interface DeclareResult {
+  declared: number;
+}
+export interface DeclarationsResult {
+  types: Record<string, PropertyDeclaration[]>;
+}
+/** The OpenRPC document (`schema/openrpc.json`). */
+export interface DiscoverResult {
+  openrpc: string;
+  info: Record<string, unknown>;
+  methods: Array<Record<string, unknown>>;
+}
+
+/** Every pipe method: its params and its result. */
+export interface Methods {
+  ingest: { params: IngestParams; result: IngestResult };
+  get: { params: GetParams; result: EntitiesResult };
+  search: { params: SearchParams; result: EntitiesResult };
+  complete: { params: CompleteParams; result: CompleteResult };
+  suggest: { params: SuggestParams; result: EntitiesResult };
+  all: { params: AllParams; result: AllResult };
+  query: { params: QueryParams; result: EntitiesResult };
+  related: { params: RelatedParams; result: EntitiesResult };
+  delete: { params: DeleteParams; result: DeleteResult };
+  donate: { params: DonateParams; result: DonateResult };
+  "batch.begin": { params: Empty; result: Empty };
+  "batch.end": { params: BatchEndParams; result: Empty };
+  state: { params: Empty; result: StateResult };
+  "reindex.request": { params: ReindexRequestParams; result: ReindexRequestResult };
+  "reindex.pending": { params: Empty; result: ReindexPendingResult };
+  "reindex.ack": { params: ReindexAckParams; result: Empty };
+  stats: { params: Empty; result: StatsResult };
+  declare: { params: DeclareParams; result: DeclareResult };
+  declarations: { params: Empty; result: DeclarationsResult };
+  "rpc.discover": { params: Empty; result: DiscoverResult };
+}
+
+export type MethodName = keyof Methods;
+export type ParamsOf<M extends MethodName> = Methods[M]["params"];
+export type ResultOf<M extends MethodName> = Methods[M]["result"];
+
+/** The `data` of an error: a stable code, and for bad records each record's problems. */
+export interface ErrorData {
+  /** A stable string: `invalid_record`, `invalid_params`, `not_found`, `mismatched_client_state`, … */
+  code: string;
+  records?: RecordProblem[];
+}

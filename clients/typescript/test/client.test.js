@@ -1,0 +1,99 @@
+// The Node client against the built binary: every method, pipelining, errors, closing, the README example.
+const test = require("node:test");
+const assert = require("node:assert/strict");
+const { execFileSync } = require("node:child_process");
+const path = require("node:path");
+const { binary, readJSON, temporaryDirectory, compiled } = require("./support");
+const { EntityIndex, EntityIndexError } = require(compiled("src/index.js"));
+
+const NOW = "2026-03-02T09:00:00Z";
+const open = () => EntityIndex.open({ db: path.join(temporaryDirectory(), "index.sqlite"), binary, now: NOW });
+const camel = (method) => method.replace(/\.(\w)/g, (_, c) => c.toUpperCase()).replace(/^rpcDiscover$/, "discover");
+
+test("the README example works as written", () => {
+  const cwd = temporaryDirectory();
+  const env = { ...process.env, PATH: path.dirname(binary) + path.delimiter + process.env.PATH };
+  const out = execFileSync(process.execPath, [compiled("examples/readme.js")], { cwd, env, encoding: "utf8" });
+  const entities = JSON.parse(out);
+  assert.equal(entities[0].id, "1042");
+  assert.equal(entities[0].title, "Order #1042-A");
+  assert.ok(entities[0].score > 0);
+});
+
+test("every pipe method has a client method that answers", async () => {
+  const index = await open();
+  try {
+    const methods = Object.keys(readJSON("schema/pipe.schema.json").methods);
+    for (const method of methods) assert.equal(typeof index[camel(method)], "function", `${method} → ${camel(method)}`);
+    const records = [
+      { type: "order", id: 1042, title: "Order #1042-A", properties: { status: "shipped", total: 42.5 }, related: [{ type: "customer", id: "c1" }] },
+      { type: "customer", id: "c1", title: "Ada Lovelace", domain: "shop.customers" },
+    ];
+    assert.deepEqual(await index.ingest(records), { inserted: 2, updated: 0, unchanged: 0 });
+    assert.equal((await index.get({ type: "order", ids: ["1042", "nope"] })).entities[0].id, "1042");
+    assert.equal((await index.search({ query: "ada" })).entities[0].id, "c1");
+    assert.equal((await index.complete({ prefix: "lov" })).completions[0].term, "lovelace");
+    assert.equal((await index.suggest()).entities.length, 2);
+    assert.equal((await index.all({ type: "order" })).entities.length, 1);
+    assert.equal((await index.query({ type: "order", filters: [{ property: "total", op: "gt", value: 40 }] })).entities.length, 1);
+    assert.equal((await index.related({ type: "order", id: 1042 })).entities[0].id, "c1");
+    assert.deepEqual(await index.donate({ type: "order", id: "1042" }), { counted: true });
+    assert.deepEqual(await index.batchBegin(), {});
+    await index.ingest([{ type: "note", id: "n1", title: "In a batch" }]);
+    assert.deepEqual(await index.batchEnd({ clientState: "v1" }), {});
+    assert.deepEqual(await index.state(), { clientState: "v1" });
+    const { requestId } = await index.reindexRequest({ type: "customer" });
+    assert.deepEqual((await index.reindexPending()).requests[0].outstanding, ["c1"]);
+    assert.deepEqual(await index.reindexAck({ requestId }), {});
+    assert.deepEqual(await index.declare({ type: "order", properties: [{ name: "total", kind: "number" }] }), { declared: 1 });
+    assert.equal((await index.declarations()).types.order[0].name, "total");
+    assert.equal((await index.stats()).entities, 3);
+    assert.equal((await index.discover()).openrpc, "1.3.2");
+    assert.deepEqual(await index.delete({ domains: ["shop.customers"] }), { deleted: 1 });
+  } finally {
+    assert.equal(await index.close(), 0);
+  }
+});
+
+test("requests are pipelined and each promise gets its own answer", async () => {
+  const index = await open();
+  const records = Array.from({ length: 200 }, (_, i) => ({ type: "task", id: i, title: `Task ${i} of the day` }));
+  await index.ingest(records);
+  const started = Date.now();
+  const answers = await Promise.all(records.map((r) => index.get({ type: "task", ids: [r.id] })));
+  answers.forEach((answer, i) => assert.equal(answer.entities[0].title, `Task ${i} of the day`));
+  const mixed = await Promise.allSettled([index.stats(), index.related({ type: "task", id: "none" }), index.state()]);
+  assert.deepEqual(mixed.map((m) => m.status), ["fulfilled", "rejected", "fulfilled"]);
+  assert.ok(Date.now() - started < 10_000);
+  await index.close();
+});
+
+test("errors carry the JSON-RPC code and data.code", async () => {
+  const index = await open();
+  try {
+    await assert.rejects(index.related({ type: "order", id: "none" }), (e) =>
+      e instanceof EntityIndexError && e.code === -32000 && e.data.code === "not_found" && e.method === "related");
+    await assert.rejects(index.ingest([{ type: "order", id: "1", title: "ok" }, { type: "order", id: "2" }]), (e) =>
+      e instanceof EntityIndexError && e.code === -32602 && e.data.code === "invalid_record" &&
+      e.data.records[0].position === 2 && e.data.records[0].field === "title");
+    await assert.rejects(index.search({ query: "x", limt: 3 }), (e) => e.data.code === "invalid_params" && /limt/.test(e.message));
+    await assert.rejects(index.batchEnd({ clientState: "s" }), (e) => e.data.code === "batch_state");
+    assert.deepEqual((await index.get({ type: "order", ids: ["1"] })).entities, [], "the rejected ingest wrote nothing");
+  } finally {
+    await index.close();
+  }
+});
+
+test("close ends the pipe cleanly; later calls fail with data.code closed", async () => {
+  const index = await open();
+  const pending = index.stats();
+  const status = await index.close();
+  assert.equal(status, 0);
+  assert.equal((await pending).entities, 0, "a request made before close is still answered");
+  await assert.rejects(index.stats(), (e) => e instanceof EntityIndexError && e.data.code === "closed");
+  assert.equal(await index.close(), 0, "closing twice is harmless");
+});
+
+test("a missing binary is an error at open", async () => {
+  await assert.rejects(EntityIndex.open({ binary: path.join(temporaryDirectory(), "no-such-entityidx") }), /ENOENT/);
+});
