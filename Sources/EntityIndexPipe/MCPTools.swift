@@ -27,6 +27,8 @@ struct MCPTool {
         .read("complete", "Complete a word"),
         .read("spotlight", "Spotlight query"),
         .read("userQuery", "User query"),
+        .read("lint", "Check records before pushing"),
+        .read("drill", "Reindex drill"),
         .read("declarations", "Declared property types"),
         .read("stats", "Index statistics"),
         // Writes, listed only with --allow-writes. An ingest replaces entities of the same type and id.

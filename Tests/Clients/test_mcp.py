@@ -15,7 +15,8 @@ from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 
 import support
 
-READ_TOOLS = ["search", "get", "suggest", "all", "query", "related", "complete", "spotlight", "userQuery", "declarations", "stats"]
+READ_TOOLS = ["search", "get", "suggest", "all", "query", "related", "complete", "spotlight", "userQuery", "lint", "drill",
+              "declarations", "stats"]
 WRITE_TOOLS = ["ingest", "delete", "donate"]
 # One call of each read tool: (tool, arguments).
 READ_CALLS = [
@@ -28,6 +29,12 @@ READ_CALLS = [
                "sort": [{"property": "total", "order": "desc"}], "limit": 5}),
     ("related", {"type": "order", "id": "1042"}),
     ("complete", {"prefix": "wid"}),
+    ("spotlight", {"query": 'title == "*widget*"c || price < 10', "fetchAttributes": ["title", "price"]}),
+    ("spotlight", {"query": 'status == "shipped"c', "type": "order", "limit": 3}),
+    ("userQuery", {"query": "wid", "maxItems": 3, "maxSuggestions": 3}),
+    ("lint", {"records": [{"type": "order", "id": "1042", "title": "Order #1042-A"}, {"type": "order", "id": "x"}]}),
+    ("lint", {}),
+    ("drill", {"records": support.sample_records()[:5], "type": "customer"}),
     ("declarations", {}),
     ("stats", {}),
 ]

@@ -12,7 +12,8 @@ struct MCPCommand: Command {
             Answers the initialize handshake (protocol 2024-11-05 to 2025-11-25) and stateless 2026-07-28 requests
             (server/discover, _meta protocol version). Tools are named like the pipe's methods, with their params
             as input and their result as structured content: search, get, suggest, all, query, related, complete,
-            declarations, stats; ingest, delete and donate only with --allow-writes. Resource template:
+            spotlight, userQuery, lint, drill, declarations, stats; ingest, delete and donate only with
+            --allow-writes. Resource template:
             entityidx://entity/{type}/{id}. Ends at end of input or on SIGINT/SIGTERM.
             """)
 

@@ -123,6 +123,14 @@ export class EntityIndex {
   declare(params: T.DeclareParams): Promise<T.DeclareResult> { return this.call("declare", params); }
   /** The declared property types. */
   declarations(): Promise<T.DeclarationsResult> { return this.call("declarations", {}); }
+  /** A Core Spotlight query string (CSSearchQuery). */
+  spotlight(params: T.SpotlightParams): Promise<T.SpotlightResult> { return this.call("spotlight", params); }
+  /** A user's typed query (CSUserQuery): items and suggestions. */
+  userQuery(params: T.UserQueryParams): Promise<T.UserQueryResult> { return this.call("userQuery", params); }
+  /** Checks records before they are pushed, or without records the whole index; reads only. */
+  lint(params: T.LintParams = {}): Promise<T.LintResult> { return this.call("lint", params); }
+  /** A reindex drill: what the records the app pushes back would restore; reads only. */
+  drill(params: T.DrillParams): Promise<T.DrillResult> { return this.call("drill", params); }
   /** The OpenRPC document of the pipe. */
   discover(): Promise<T.DiscoverResult> { return this.call("rpc.discover", {}); }
 

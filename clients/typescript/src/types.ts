@@ -280,6 +280,97 @@ export interface DiscoverResult {
   methods: Array<Record<string, unknown>>;
 }
 
+export interface SpotlightParams {
+  /** A Core Spotlight query string (CSSearchQuery), such as `title == "*widget*"c || price < 10`. */
+  query: string;
+  type?: TypeName;
+  limit?: number;
+  /** Return each entity with type, id and only these attributes (under the names asked for). */
+  fetchAttributes?: string[];
+}
+/** An entity of a spotlight result: whole, or with fetchAttributes its type, id and the attributes asked for. */
+export type SpotlightEntity = Entity | { type: TypeName; id: string; [attribute: string]: unknown };
+export interface SpotlightResult {
+  entities: SpotlightEntity[];
+}
+export interface UserQueryParams {
+  /** The text as the user typed it (CSUserQuery). */
+  query: string;
+  maxItems?: number;
+  /** At most 100. */
+  maxSuggestions?: number;
+}
+export interface UserQuerySuggestion {
+  /** A completion of the whole typed string. */
+  text: string;
+  /** The typed parts within `text`, as UTF-16 offsets. */
+  matchedRanges: Array<{ start: number; end: number }>;
+}
+export interface UserQueryResult {
+  items: Entity[];
+  suggestions: UserQuerySuggestion[];
+}
+
+export type LintCode =
+  | "invalid-record" | "id-changed" | "type-renamed" | "will-expire" | "duplicate-content" | "too-large"
+  | "weak-display" | "unreachable" | "domain-overlap";
+export interface LintParams {
+  /** The records about to be pushed; without them the whole index is checked. */
+  records?: EntityRecord[];
+  /** will-expire reports entities that expire within this many days (default 7). */
+  within?: number;
+}
+export interface LintFinding {
+  code: LintCode;
+  severity: "error" | "warning";
+  /** The record of the input (by position and line) or the indexed entity (`indexed: true`) it is about. */
+  record: { position?: number; line?: number; indexed?: true; type?: string; id?: string };
+  message: string;
+  /** The other entities involved (a duplicate, an overlap). */
+  others?: Array<{ type: string; id: string }>;
+}
+export interface LintResult {
+  findings: LintFinding[];
+  /** The number of findings of each code. */
+  counts: Partial<Record<LintCode, number>>;
+  errors: number;
+  warnings: number;
+  records: number;
+  indexed: number;
+  withinDays: number;
+}
+export interface DrillParams {
+  /** The records the app's reindex pushes back. */
+  records: EntityRecord[];
+  /** Only entities of this type, on both sides. */
+  type?: TypeName;
+}
+export interface DrillEntry {
+  type: string;
+  id: string;
+  position: number;
+  line?: number;
+}
+export interface DrillChange extends DrillEntry {
+  /** The fields that differ. */
+  fields: string[];
+}
+export interface DrillResult {
+  indexed: number;
+  pushed: number;
+  restored: number;
+  /** Indexed entities the reindex did not push back. */
+  missing: Array<{ type: string; id: string }>;
+  /** Pushed back with different fields. */
+  changed: DrillChange[];
+  /** Pushed back but not indexed before. */
+  new: DrillEntry[];
+  /** Pushed back already expired. */
+  expired: DrillEntry[];
+  /** Whether the reindex restored everything unchanged. */
+  complete: boolean;
+}
+
 /** Every pipe method: its params and its result. */
 export interface Methods {
   ingest: { params: IngestParams; result: IngestResult };
@@ -301,6 +392,10 @@ export interface Methods {
   stats: { params: Empty; result: StatsResult };
   declare: { params: DeclareParams; result: DeclareResult };
   declarations: { params: Empty; result: DeclarationsResult };
+  spotlight: { params: SpotlightParams; result: SpotlightResult };
+  userQuery: { params: UserQueryParams; result: UserQueryResult };
+  lint: { params: LintParams; result: LintResult };
+  drill: { params: DrillParams; result: DrillResult };
   "rpc.discover": { params: Empty; result: DiscoverResult };
 }
 

@@ -49,6 +49,14 @@ test("every pipe method has a client method that answers", async () => {
     assert.equal((await index.declarations()).types.order[0].name, "total");
     assert.equal((await index.stats()).entities, 3);
     assert.equal((await index.discover()).openrpc, "1.3.2");
+    assert.deepEqual((await index.spotlight({ query: "total > 40", fetchAttributes: ["total"] })).entities, [{ type: "order", id: "1042", total: 42.5 }]);
+    assert.equal((await index.userQuery({ query: "ada", maxItems: 3 })).items[0].id, "c1");
+    const lint = await index.lint({ records: [{ type: "order", id: "1042", title: "Order #1042-A" }, { type: "order", id: "x" }] });
+    assert.equal(lint.counts["invalid-record"], 1);
+    assert.equal(lint.findings.find((f) => f.code === "invalid-record").record.position, 2);
+    const drill = await index.drill({ records: [records[0]], type: "order" });
+    assert.equal(drill.indexed, 1);
+    assert.equal(drill.restored, 1);
     assert.deepEqual(await index.delete({ domains: ["shop.customers"] }), { deleted: 1 });
   } finally {
     assert.equal(await index.close(), 0);

@@ -54,7 +54,7 @@ function tsKinds(type) {
     else if (f & ts.TypeFlags.BooleanLike) kinds.add("boolean");
     else if (f & ts.TypeFlags.Null) kinds.add("null");
     else if (isArray(t)) kinds.add("array");
-    else if (f & ts.TypeFlags.Object) kinds.add("object");
+    else if (f & (ts.TypeFlags.Object | ts.TypeFlags.Intersection)) kinds.add("object");
     else kinds.add(checker.typeToString(t));
   }
   return kinds;
