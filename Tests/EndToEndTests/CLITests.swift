@@ -150,7 +150,7 @@ import Testing
             process.waitUntilExit()
             return String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         }
-        #expect(try query("SELECT e.type || '/' || e.id FROM search JOIN entity e ON e.rowid = search.rowid WHERE search MATCH 'café' ORDER BY rank LIMIT 1") == "product/p3\n")
-        #expect(try query("SELECT e.type || '/' || e.id FROM search_code JOIN entity e ON e.rowid = search_code.rowid WHERE search_code MATCH '042a'") == "order/1042\n")
+        #expect(try query("SELECT e.type || '/' || e.id FROM search JOIN search_doc d ON d.doc = search.rowid JOIN entity e ON e.rowid = d.rowid WHERE search MATCH 'café' ORDER BY rank LIMIT 1") == "product/p3\n")
+        #expect(try query("SELECT e.type || '/' || e.id FROM search_code JOIN search_doc d ON d.doc = search_code.rowid JOIN entity e ON e.rowid = d.rowid WHERE search_code MATCH '042a'") == "order/1042\n")
     }
 }

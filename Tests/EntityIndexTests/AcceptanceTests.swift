@@ -3,7 +3,8 @@ import JSON
 import TestSupport
 import Testing
 
-/// The public relevance cases (`search-cases.jsonl`), each on a fresh index.
+/// The public relevance cases (`search-cases.jsonl`, and `ranking-cases.jsonl`: more matches than any window of
+/// candidates, where an older entity must win on a tier), each on a fresh index.
 ///
 /// Read from the shared acceptance folder beside the repository when present (it may have newer cases), else from
 /// the copy in Tests/Fixtures.
@@ -14,17 +15,22 @@ import Testing
         var testDescription: String { name }
     }
 
-    static let cases: [Case] = {
-        let shared = TestSupport.repository + "/../shared/acceptance/search-cases.jsonl"
-        let text = TestSupport.read(shared) ?? TestSupport.read(TestSupport.repository + "/Tests/Fixtures/search-cases.jsonl") ?? ""
+    static func load(_ file: String) -> [Case] {
+        let shared = TestSupport.repository + "/../shared/acceptance/" + file
+        let text = TestSupport.read(shared) ?? TestSupport.read(TestSupport.repository + "/Tests/Fixtures/" + file) ?? ""
         return text.split(separator: "\n").filter { !$0.isEmpty }.map { line in
             let json = TestSupport.json(String(line))
             return Case(name: json["name"]?.string ?? "?", json: json)
         }
-    }()
+    }
+
+    static let searchCases = load("search-cases.jsonl")
+    static let rankingCases = load("ranking-cases.jsonl")
+    static let cases = searchCases + rankingCases
 
     @Test func thereAreCases() {
-        #expect(Self.cases.count >= 50)
+        #expect(Self.searchCases.count >= 50)
+        #expect(Self.rankingCases.count >= 5)
     }
 
     @Test(arguments: cases)

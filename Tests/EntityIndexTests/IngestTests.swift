@@ -1,4 +1,5 @@
 import EntityIndex
+import Foundation
 import JSON
 import SQLite
 import TestSupport
@@ -134,30 +135,37 @@ import Testing
         #expect(try store.db.scalar("INSERT INTO search_code(search_code, rank) VALUES ('integrity-check', 1)") == nil)
     }
 
-    /// A database made before codes were indexed (schema 5, text version 5) gains them when it is opened.
-    @Test func openingAnOlderDatabaseIndexesItsCodes() throws {
+    /// A database made by the previous release (schema 6, text version 8: `Tests/Fixtures/schema6-sample.sqlite`, the
+    /// sample customers and products and one part) is upgraded when opened: the same entities, and the same search
+    /// results as a database made now from the same records.
+    @Test func openingADatabaseOfThePreviousSchemaKeepsItsEntitiesAndResults() throws {
         let dir = TestSupport.temporaryDirectory()
         let path = dir + "/i.sqlite"
-        // Index a record, then take the database back to schema 5: no codes column, no search_code table (and none
-        // of schema 7).
-        let store = try EntityStore(path: path, now: Timestamp.parse("2026-03-02T09:00:00Z")!)
-        _ = try store.ingest([TestSupport.record("part", "K83913.39F29.59444AT", "Router")])
-        try store.db.execute("""
-            DROP TRIGGER search_doc_ad; DROP TABLE search_code; ALTER TABLE search_doc DROP COLUMN codes;
-            CREATE TRIGGER search_doc_ad AFTER DELETE ON search_doc BEGIN
-                INSERT INTO search(search, rowid, title, names, subtitle, description, props, ident)
-                VALUES ('delete', old.rowid, old.title, old.names, old.subtitle, old.description, old.props, old.ident);
-            END;
-            DROP TABLE spotlight_text; DROP INDEX entity_last_used; DROP INDEX entity_ranking_hint;
-            DELETE FROM meta WHERE key = 'spotlight_text_version';
-            DELETE FROM schema_migrations WHERE version >= 6; UPDATE meta SET value = '5' WHERE key = 'text_version'
-            """)
-        let reopened = try EntityStore(path: path, now: Timestamp.parse("2026-03-02T09:00:00Z")!)
-        #expect(try reopened.search(SearchRequest(query: "9444")).map(\.key.id) == ["K83913.39F29.59444AT"])
-        #expect(try reopened.db.scalar("INSERT INTO search_code(search_code, rank) VALUES ('integrity-check', 1)") == nil)
-        _ = try reopened.delete(DeleteRequest(type: "part", ids: ["K83913.39F29.59444AT"]))
-        #expect(try reopened.search(SearchRequest(query: "9444")).isEmpty)
-        #expect(try reopened.db.scalar("INSERT INTO search_code(search_code, rank) VALUES ('integrity-check', 1)") == nil)
+        let fixture = try #require(FileManager.default.contents(atPath: TestSupport.repository + "/Tests/Fixtures/schema6-sample.sqlite"))
+        #expect(FileManager.default.createFile(atPath: path, contents: fixture))
+        let now = Timestamp.parse("2026-03-02T09:00:00Z")!
+        let upgraded = try EntityStore(path: path, now: now)
+        #expect(try upgraded.db.scalar("SELECT max(version) FROM schema_migrations")?.int == Int64(Schema.version))
+        let fresh = try EntityStore(path: dir + "/fresh.sqlite", now: now)
+        let customers = try #require(TestSupport.read(TestSupport.repository + "/data/customers.ndjson"))
+        _ = try fresh.ingest(customers.split(separator: "\n").map { TestSupport.json(String($0)) })
+        _ = try fresh.ingest(TestSupport.json(try #require(TestSupport.read(TestSupport.repository + "/data/products.json"))).array ?? [])
+        _ = try fresh.ingest([.object(JSONObject([("type", "part"), ("id", "K83913.39F29.59444AT"), ("title", "Router"),
+                                                   ("rankingHint", JSONValue(40))]))])
+        func everything(_ store: EntityStore) throws -> [String] {
+            try store.db.rows("SELECT type || '/' || id || ' ' || record FROM entity ORDER BY type, id") { $0.text(0) }
+        }
+        #expect(try everything(upgraded) == everything(fresh))
+        for q in ["blue", "mug", "cafe", "東京", "9444", "1007", "strasse", "tea", "k", "widgte", "sku-1007-b", "müller"] {
+            let expected = try fresh.search(SearchRequest(query: q, limit: 50, explain: true)).map(\.json)
+            #expect(try upgraded.search(SearchRequest(query: q, limit: 50, explain: true)).map(\.json) == expected, "query \(q)")
+        }
+        for table in ["search", "search_code"] {
+            #expect(try upgraded.db.scalar("INSERT INTO \(table)(\(table), rank) VALUES ('integrity-check', 1)") == nil)
+        }
+        _ = try upgraded.delete(DeleteRequest(type: "part", ids: ["K83913.39F29.59444AT"]))
+        #expect(try upgraded.search(SearchRequest(query: "9444")).isEmpty)
+        #expect(try upgraded.db.scalar("SELECT count(*) FROM name_key WHERE doc NOT IN (SELECT doc FROM search_doc)")?.int == 0)
     }
 
     @Test func theFirstWriteRebuildsWhenTheTextVersionChanges() throws {

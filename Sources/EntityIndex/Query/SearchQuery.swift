@@ -53,14 +53,18 @@ struct QueryTerm: Sendable {
     }
 
     /// The FTS5 expression for this term; every piece of text is quoted, so no input can be an operator.
-    var expression: String {
+    ///
+    /// `wholeWords`: the last word is not a prefix. `maxTypos`: only the variants of at most that many edits.
+    /// `match` accepts exactly the column terms that this expression matches in a column.
+    func expression(wholeWords: Bool = false, maxTypos: Int = Int.max) -> String {
+        let prefix = self.prefix && !wholeWords
         let star = prefix ? "*" : ""
         switch kind {
         case .plain(let t):
-            let head = completions.map { $0.map(quote) } ?? [quote(t) + star]
-            guard !variants.isEmpty || head.count > 1 else { return head.first ?? quote(t) + star }
-            let alternatives = head + variants.keys.sorted().map(quote)
-            return "(" + alternatives.joined(separator: " OR ") + ")"
+            let head = (prefix ? completions : nil).map { $0.map(quote) } ?? [quote(t) + star]
+            let typos = variants.filter { $0.value <= maxTypos }.keys.sorted().map(quote)
+            guard !typos.isEmpty || head.count > 1 else { return head.first ?? quote(t) + star }
+            return "(" + (head + typos).joined(separator: " OR ") + ")"
         case .compound(let parts, let joined):
             // While typing, the joined form is the prefix (`1042-a` → `1042a*`); the split form is a plain phrase, as a
             // prefix on its last short part (`… a*`) would match half the vocabulary.
@@ -76,13 +80,20 @@ struct QueryTerm: Sendable {
         "\"" + s.replacingAll("\"", "\"\"") + "\""
     }
 
-    /// Whether this term matches a column's index terms, and with how many typos.
+    /// Whether this term matches a column's index terms, and with how many typos: the column matches `expression`.
     ///
-    /// Compares UTF-8 bytes without allocating: this runs for every term, column and candidate of a search.
-    func match(_ terms: TermList) -> Int? {
+    /// Compares UTF-8 bytes without allocating for plain words: this runs for every term, column and candidate read.
+    func match(_ terms: TermList, wholeWords: Bool = false) -> Int? {
+        let prefix = self.prefix && !wholeWords
         switch kind {
         case .plain:
-            if terms.contains(bytes[0], prefix: prefix) { return 0 }
+            // A prefix expanded into its completions matches the vocabulary words it starts, which are every
+            // indexed word without digits that starts with it (`PrefixExpansion`).
+            if prefix && completions != nil {
+                if terms.contains(bytes[0], prefix: true, withoutDigits: true) { return 0 }
+            } else if terms.contains(bytes[0], prefix: prefix) {
+                return 0
+            }
             var best: Int?
             for (variant, d) in variantBytes where d < (best ?? Int.max) && terms.contains(variant, prefix: false) {
                 best = d
@@ -90,24 +101,10 @@ struct QueryTerm: Sendable {
             return best
         case .compound:
             if terms.contains(bytes[0], prefix: prefix) { return 0 }
-            let last = bytes.count - 1
-            for i in 1...last where !terms.contains(bytes[i], prefix: prefix && i == last) { return nil }
-            return 0
+            return terms.containsPhrase(bytes[1...], lastIsPrefix: false) ? 0 : nil
         case .cjk:
             if bytes.count == 1 { return terms.contains(bytes[0], prefix: true) ? 0 : nil }
-            let last = bytes.count - 1
-            for i in 0...last where !terms.contains(bytes[i], prefix: prefix && i == last) { return nil }
-            return 0
-        }
-    }
-
-    /// How many of a column's terms this term matches (a term frequency, for relevance).
-    func frequency(_ terms: TermList) -> Int {
-        switch kind {
-        case .plain:
-            return variantBytes.reduce(terms.count(bytes[0], prefix: prefix)) { $0 + terms.count($1.0, prefix: false) }
-        default:
-            return match(terms) == nil ? 0 : 1
+            return terms.containsPhrase(bytes[...], lastIsPrefix: prefix) ? 0 : nil
         }
     }
 }
@@ -149,24 +146,35 @@ struct TermList {
         return word.withUnsafeBufferPointer { memcmp(base + range.lowerBound, $0.baseAddress!, n) == 0 }
     }
 
-    /// How many terms equal `word`, or start with it when `prefix`.
-    func count(_ word: [UInt8], prefix: Bool) -> Int {
-        var total = 0
-        forEachTerm { r in
-            if term(r, is: word, prefix: prefix) { total += 1 }
-            return true
-        }
-        return total
-    }
-
-    /// Whether some term equals `word`, or starts with it when `prefix`.
-    func contains(_ word: [UInt8], prefix: Bool) -> Bool {
+    /// Whether some term equals `word`, or starts with it when `prefix` (and has no digit 0–9, with
+    /// `withoutDigits`).
+    func contains(_ word: [UInt8], prefix: Bool, withoutDigits: Bool = false) -> Bool {
         var found = false
         forEachTerm { r in
             found = term(r, is: word, prefix: prefix)
+                && !(withoutDigits && bytes[r].contains { $0 >= 0x30 && $0 <= 0x39 })
             return !found
         }
         return found
+    }
+
+    /// Whether `words` occur as consecutive terms (FTS5's phrase), the last one as a prefix with `lastIsPrefix`.
+    func containsPhrase(_ words: ArraySlice<[UInt8]>, lastIsPrefix: Bool) -> Bool {
+        guard let first = words.first else { return false }
+        var ranges: [Range<Int>] = []
+        forEachTerm { ranges.append($0); return true }
+        let n = words.count
+        guard ranges.count >= n else { return false }
+        for start in 0...(ranges.count - n) where term(ranges[start], is: first, prefix: lastIsPrefix && n == 1) {
+            var all = true
+            for (offset, word) in words.enumerated().dropFirst()
+            where !term(ranges[start + offset], is: word, prefix: lastIsPrefix && offset == n - 1) {
+                all = false
+                break
+            }
+            if all { return true }
+        }
+        return false
     }
 }
 
@@ -250,5 +258,5 @@ struct SearchQuery: Sendable {
     }
 
     /// The FTS5 MATCH expression: every term must match (implicit AND).
-    var expression: String { terms.map(\.expression).joined(separator: " AND ") }
+    var expression: String { terms.map { $0.expression() }.joined(separator: " AND ") }
 }

@@ -218,6 +218,7 @@ public final class EntityStore {
     /// Recomputes the normalized text of every entity (after the text pipeline changed) and rebuilds the index.
     func rebuildSearchText() throws {
         try db.run("DELETE FROM vocabulary")
+        try db.run("DELETE FROM name_key")
         try rederive(type: nil, updatingIndex: false)
         try db.execute("INSERT INTO search(search) VALUES ('rebuild')")
         try db.execute("INSERT INTO search_code(search_code) VALUES ('rebuild')")

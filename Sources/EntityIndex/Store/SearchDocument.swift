@@ -17,6 +17,10 @@ struct SearchDocument {
     var codes: String
     /// The id's tokens joined (`#1042-A` → `1042a`), for exact-id matching (`entity.id_key`).
     var idKey: String
+    /// The high bits of the document's id in the full-text indexes: how it ranks inside a tier (see `DocumentRank`).
+    var rank: DocumentRank
+    /// `DocumentRank.nameKey` of each synonym and keyword, for the "a name equals the query" lookup (`name_key`).
+    var nameKeys: [Int64]
 
     init(_ record: EntityRecord, declarations: [String: PropertyDeclaration]) {
         var title = [record.title], names = record.synonyms + record.keywords
@@ -50,7 +54,15 @@ struct SearchDocument {
         self.codes = ([idKey] + codes)
             .filter { $0.unicodeScalars.count >= 3 && seen.insert($0).inserted }
             .joined(separator: " ")
-        titlePlain = TextAnalyzer.tokens(record.title).map(\.text).joined(separator: " ")
+        let titleTokens = TextAnalyzer.tokens(record.title).map(\.text)
+        titlePlain = titleTokens.joined(separator: " ")
+        rank = DocumentRank(rankingHint: record.rankingHint, priority: record.priority, lastUsedAt: record.lastUsedAt,
+                            titleWords: titleTokens.count)
+        var keys = Set<Int64>()
+        nameKeys = (record.synonyms + record.keywords).compactMap { value in
+            let key = DocumentRank.nameKey(TextAnalyzer.tokens(value).map(\.text).joined(separator: " "))
+            return key.flatMap { keys.insert($0).inserted ? $0 : nil }
+        }
     }
 
     /// Whether an index term goes into `vocabulary`: terms without digits (ids and codes stay out).
@@ -70,30 +82,38 @@ struct SearchDocument {
 }
 
 extension EntityStore {
-    /// Writes an entity's search document and its FTS entry (the old entry is deleted first when replacing).
+    /// Writes an entity's search document, its name keys and its FTS entries (the old ones are deleted first when
+    /// replacing).
     ///
     /// The FTS index is written by single-row statements rather than triggers: see schema/004_explicit_fts_writes.sql.
     /// `newTerms` go into `vocabulary` (words already there are ignored). Without `updatingIndex`, only the document
     /// is written (for a caller that rebuilds the whole index afterwards).
     func writeSearchDocument(_ doc: SearchDocument, rowid: Int64, replacing: Bool, newTerms: [String],
                              updatingIndex: Bool = true) throws {
+        let docid = try doc.rank.docid(rowid: rowid)
         let columns = doc.columns.map { SQLValue.text($0) }
-        if replacing && updatingIndex { try deleteIndexEntry(rowid: rowid) }
         if replacing {
+            if let old = try db.scalar("SELECT doc FROM search_doc WHERE rowid = ?", [.integer(rowid)])?.int {
+                if updatingIndex { try deleteIndexEntry(docid: old) }
+                try db.run("DELETE FROM name_key WHERE doc = ?", [.integer(old)])
+            }
             try db.run("""
                 UPDATE search_doc SET title = ?, names = ?, subtitle = ?, description = ?, props = ?, ident = ?, title_plain = ?,
-                codes = ? WHERE rowid = ?
-                """, columns + [.text(doc.titlePlain), .text(doc.codes), .integer(rowid)])
+                codes = ?, doc = ? WHERE rowid = ?
+                """, columns + [.text(doc.titlePlain), .text(doc.codes), .integer(docid), .integer(rowid)])
         } else {
             try db.run("""
-                INSERT INTO search_doc(title, names, subtitle, description, props, ident, title_plain, codes, rowid)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, columns + [.text(doc.titlePlain), .text(doc.codes), .integer(rowid)])
+                INSERT INTO search_doc(title, names, subtitle, description, props, ident, title_plain, codes, doc, rowid)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, columns + [.text(doc.titlePlain), .text(doc.codes), .integer(docid), .integer(rowid)])
         }
         if updatingIndex {
             try db.run("INSERT INTO search(rowid, title, names, subtitle, description, props, ident) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                       [.integer(rowid)] + columns)
-            try db.run("INSERT INTO search_code(rowid, codes) VALUES (?, ?)", [.integer(rowid), .text(doc.codes)])
+                       [.integer(docid)] + columns)
+            try db.run("INSERT INTO search_code(rowid, codes) VALUES (?, ?)", [.integer(docid), .text(doc.codes)])
+        }
+        for key in doc.nameKeys {
+            try db.run("INSERT OR IGNORE INTO name_key(hash, doc) VALUES (?, ?)", [.integer(key), .integer(docid)])
         }
         let vocabulary = try db.cached("INSERT OR IGNORE INTO vocabulary(term) VALUES (?)")
         for term in newTerms {
@@ -102,18 +122,18 @@ extension EntityStore {
         }
     }
 
-    /// Deletes an entity's FTS entry, which FTS5 needs given with the text it indexed: read from `search_doc`, then
-    /// a single-row 'delete' (an INSERT … SELECT would run in a statement transaction, which makes FTS5 flush its
-    /// pending terms; see schema/004).
-    private func deleteIndexEntry(rowid: Int64) throws {
-        let old = try db.rows("SELECT title, names, subtitle, description, props, ident, codes FROM search_doc WHERE rowid = ?",
-                              [.integer(rowid)]) { s in (0..<7).map { SQLValue.text(s.text(Int32($0))) } }
+    /// Deletes a document's FTS entries, which FTS5 needs given with the text it indexed: read from `search_doc`,
+    /// then a single-row 'delete' (an INSERT … SELECT would run in a statement transaction, which makes FTS5 flush
+    /// its pending terms; see schema/004).
+    private func deleteIndexEntry(docid: Int64) throws {
+        let old = try db.rows("SELECT title, names, subtitle, description, props, ident, codes FROM search_doc WHERE doc = ?",
+                              [.integer(docid)]) { s in (0..<7).map { SQLValue.text(s.text(Int32($0))) } }
         guard let old = old.first else { return }
         try db.run("""
             INSERT INTO search(search, rowid, title, names, subtitle, description, props, ident)
             VALUES ('delete', ?, ?, ?, ?, ?, ?, ?)
-            """, [.integer(rowid)] + old.prefix(6))
-        try db.run("INSERT INTO search_code(search_code, rowid, codes) VALUES ('delete', ?, ?)", [.integer(rowid), old[6]])
+            """, [.integer(docid)] + old.prefix(6))
+        try db.run("INSERT INTO search_code(search_code, rowid, codes) VALUES ('delete', ?, ?)", [.integer(docid), old[6]])
     }
 }
 
