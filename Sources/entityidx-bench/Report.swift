@@ -69,9 +69,10 @@ enum Report {
           baseline record; the prefix indexes are two thirds of the FTS5 index; property values are stored once per
           value and once per index; the trigram index of codes adds 10–30 bytes a record.
         - **Search.** The baseline orders every match by `bm25` (`ORDER BY rank`), so its cost grows with the number of
-          matches; entityidx ranks a bounded window of the newest matches (plus exact-title and exact-id lookups), so
-          its cost stays nearly flat with the index size. Two common words are the slowest class: matches of both in
-          titles, names or ids are rare, so that first pass reads both words' lists to the end.
+          matches; entityidx returns the exact top k too, but reads its tiers best first (documents keyed by rank) and
+          stops when it has k, so its cost grows with what precedes the k-th result, not with the matches. Two common
+          words are the slowest class: when few entities have both in the title, the buckets before the k-th result
+          read both words' lists far.
         - **Pipe.** The pipe figures include the round trip through two OS pipes to another process.
 
         """

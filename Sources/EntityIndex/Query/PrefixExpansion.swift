@@ -4,7 +4,7 @@ import SQLite
 ///
 /// FTS5 answers `amber*` without a prefix index by merging the doclists of every word starting with `amber` before
 /// returning the first row: the cost grows with the index (0.3 ms at 100k entities, 5 ms at 1M for one common word).
-/// `("amber" OR "ambers")` is read lazily in rowid order and stops after the rank window. The words come from
+/// `("amber" OR "ambers")` is read lazily in rowid order and stops when the search has enough. The words come from
 /// `vocabulary` by a range scan. Prefixes with digits keep the plain prefix query (ids and codes are not in the
 /// vocabulary, and their doclists are short), as do prefixes that complete too many words.
 enum PrefixExpansion {
