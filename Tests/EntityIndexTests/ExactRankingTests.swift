@@ -153,7 +153,7 @@ import Testing
             if expected.isEmpty {
                 // Nothing matches as typed: the typo fallback may find entities, never with zero typos.
                 let fallback = try store.search(SearchRequest(query: query, type: type, limit: limit, explain: true))
-                #expect(fallback.allSatisfy { $0.extra["explain"]?["typos"] != JSONValue(0) }, "query \"\(query)\"")
+                #expect(fallback.allSatisfy { $0.explanation?["typos"] != JSONValue(0) }, "query \"\(query)\"")
                 continue
             }
             let got = try Self.results(store, query, type: type, limit: limit)

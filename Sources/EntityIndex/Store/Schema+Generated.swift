@@ -257,6 +257,8 @@ CREATE TRIGGER search_doc_ad AFTER DELETE ON search_doc BEGIN
 END;
 INSERT INTO search(search) VALUES ('rebuild');
 INSERT INTO search_code(search_code) VALUES ('rebuild');
+-- The ranked ids and the name keys are computed from the records: the text rebuild on open writes them.
+UPDATE meta SET value = '0' WHERE key = 'text_version';
 """#),
     ]
 }
