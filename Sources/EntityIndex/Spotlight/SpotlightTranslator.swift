@@ -81,7 +81,7 @@ struct SpotlightTranslator {
         let spec = SQLValue.text(Self.spec(pattern, m))
         if m.contains(.tokenized) {
             if let match = Self.fullTextNarrowing(pattern) {
-                sql += " AND t.entity IN (SELECT rowid FROM search WHERE search MATCH ?)"
+                sql += " AND t.entity IN (SELECT d.rowid FROM search JOIN search_doc d ON d.doc = search.rowid WHERE search MATCH ?)"
                 arguments.append(.text(match))
             }
             sql += " AND spotlight_match(t.value, ?)"
