@@ -125,16 +125,27 @@ public final class MCPServer {
             if let asked = params["_meta"]?[Self.versionKey]?.string, !Self.modernVersions.contains(asked) {
                 return .failure(unsupported(asked))
             }
-            return .success(.object(modern([
-                ("supportedVersions", .array((Self.legacyVersions + Self.modernVersions).map { .string($0) })),
-                ("capabilities", capabilities), ("instructions", .string(Self.instructions)),
-                ("_meta", .object(JSONObject([(Self.serverInfoKey, serverInfo)]))),
-            ], ttlMs: 300_000)))
+            return .success(
+                .object(
+                    modern(
+                        [
+                            (
+                                "supportedVersions",
+                                .array((Self.legacyVersions + Self.modernVersions).map { .string($0) })
+                            ),
+                            ("capabilities", capabilities), ("instructions", .string(Self.instructions)),
+                            ("_meta", .object(JSONObject([(Self.serverInfoKey, serverInfo)]))),
+                        ], ttlMs: 300_000)))
         case "tools/list", "tools/call", "resources/list", "resources/templates/list", "resources/read":
             if legacyVersion == nil, let problem = checkModernMeta(params) { return .failure(problem) }
             return feature(method, params)
         default:
-            return .failure(Failure(code: -32601, message: "unknown method \"\(method)\" (methods: initialize, ping, server/discover, tools/list, tools/call, resources/list, resources/templates/list, resources/read)"))
+            return .failure(
+                Failure(
+                    code: -32601,
+                    message:
+                        "unknown method \"\(method)\" (methods: initialize, ping, server/discover, tools/list, tools/call, resources/list, resources/templates/list, resources/read)"
+                ))
         }
     }
 
@@ -154,14 +165,23 @@ public final class MCPServer {
     }
 
     private func callTool(_ params: JSONObject) -> Result<JSONValue, Failure> {
-        guard let name = params["name"]?.string else { return .failure(Failure(code: -32602, message: "tools/call: \"name\" must be a tool name")) }
+        guard let name = params["name"]?.string else {
+            return .failure(Failure(code: -32602, message: "tools/call: \"name\" must be a tool name"))
+        }
         guard let tool = tools.first(where: { $0.method == name }) else {
-            let writes = MCPTool.catalog.contains { $0.method == name && $0.writes } ? " (writes need `entityidx mcp --allow-writes`)" : ""
-            return .failure(Failure(code: -32602, message: "unknown tool \"\(name)\"\(writes); tools: \(tools.map(\.method).joined(separator: ", "))"))
+            let writes =
+                MCPTool.catalog.contains { $0.method == name && $0.writes }
+                ? " (writes need `entityidx mcp --allow-writes`)" : ""
+            return .failure(
+                Failure(
+                    code: -32602,
+                    message: "unknown tool \"\(name)\"\(writes); tools: \(tools.map(\.method).joined(separator: ", "))")
+            )
         }
         let arguments = params["arguments"] ?? [:]
         guard case .object = arguments else {
-            return .failure(Failure(code: -32602, message: "\(name): arguments must be an object, got \(arguments.typeName)"))
+            return .failure(
+                Failure(code: -32602, message: "\(name): arguments must be an object, got \(arguments.typeName)"))
         }
         let content: [(key: String, value: JSONValue)]
         do {
@@ -171,16 +191,26 @@ public final class MCPServer {
                 ("structuredContent", result), ("isError", false),
             ]
         } catch {
-            if error.isInvalidInput { return .failure(Failure(code: -32602, message: error.message, data: PipeServer.errorData(error))) }
-            content = [("content", [["type": "text", "text": .string("\(error.code.rawValue): \(error.message)")]]), ("isError", true)]
+            if error.isInvalidInput {
+                return .failure(Failure(code: -32602, message: error.message, data: PipeServer.errorData(error)))
+            }
+            content = [
+                ("content", [["type": "text", "text": .string("\(error.code.rawValue): \(error.message)")]]),
+                ("isError", true),
+            ]
         }
         return .success(.object(modern(content, ttlMs: nil)))
     }
 
     private func readResource(_ params: JSONObject) -> Result<JSONValue, Failure> {
-        guard let uri = params["uri"]?.string else { return .failure(Failure(code: -32602, message: "resources/read: \"uri\" must be a string")) }
+        guard let uri = params["uri"]?.string else {
+            return .failure(Failure(code: -32602, message: "resources/read: \"uri\" must be a string"))
+        }
         guard let (type, id) = MCPTool.entityReference(uri) else {
-            return .failure(Failure(code: -32602, message: "resources/read: \"\(uri)\" is not an entityidx://entity/{type}/{id} URI", data: ["uri": .string(uri)]))
+            return .failure(
+                Failure(
+                    code: -32602, message: "resources/read: \"\(uri)\" is not an entityidx://entity/{type}/{id} URI",
+                    data: ["uri": .string(uri)]))
         }
         let entity: JSONValue?
         do {
@@ -190,9 +220,13 @@ public final class MCPServer {
             return .failure(Failure(code: code, message: error.message, data: ["uri": .string(uri)]))
         }
         guard let entity else {
-            return .failure(Failure(code: -32602, message: "resource not found: no entity \(type)/\(id)", data: ["uri": .string(uri)]))
+            return .failure(
+                Failure(
+                    code: -32602, message: "resource not found: no entity \(type)/\(id)", data: ["uri": .string(uri)]))
         }
-        let contents: JSONValue = [["uri": .string(uri), "mimeType": "application/json", "text": .string(JSONWriter.string(entity))]]
+        let contents: JSONValue = [
+            ["uri": .string(uri), "mimeType": "application/json", "text": .string(JSONWriter.string(entity))]
+        ]
         return .success(.object(modern([("contents", contents)], ttlMs: 0)))
     }
 
@@ -201,18 +235,27 @@ public final class MCPServer {
     /// A problem with a stateless request's `_meta`, nil when it names a supported version and the capabilities.
     private func checkModernMeta(_ params: JSONObject) -> Failure? {
         guard let meta = params["_meta"]?.object, let version = meta[Self.versionKey]?.string else {
-            return Failure(code: -32602, message: "this request needs _meta[\"\(Self.versionKey)\"] (protocol 2026-07-28) or an initialize handshake first")
+            return Failure(
+                code: -32602,
+                message:
+                    "this request needs _meta[\"\(Self.versionKey)\"] (protocol 2026-07-28) or an initialize handshake first"
+            )
         }
         guard Self.modernVersions.contains(version) else { return unsupported(version) }
         guard case .object? = meta[Self.capabilitiesKey] else {
-            return Failure(code: -32602, message: "this request needs _meta[\"\(Self.capabilitiesKey)\"] (an object; protocol 2026-07-28)")
+            return Failure(
+                code: -32602,
+                message: "this request needs _meta[\"\(Self.capabilitiesKey)\"] (an object; protocol 2026-07-28)")
         }
         return nil
     }
 
     private func unsupported(_ version: String) -> Failure {
-        Failure(code: -32022, message: "protocol version \"\(version)\" is not supported without initialize; use \(Self.modernVersions.joined(separator: ", ")) or the initialize handshake (\(Self.legacyVersions.joined(separator: ", ")))",
-                data: ["supported": .array(Self.modernVersions.map { .string($0) }), "requested": .string(version)])
+        Failure(
+            code: -32022,
+            message:
+                "protocol version \"\(version)\" is not supported without initialize; use \(Self.modernVersions.joined(separator: ", ")) or the initialize handshake (\(Self.legacyVersions.joined(separator: ", ")))",
+            data: ["supported": .array(Self.modernVersions.map { .string($0) }), "requested": .string(version)])
     }
 
     /// A result with the 2026-07-28 fields (`resultType`, and `ttlMs`/`cacheScope` for cacheable ones) when the
@@ -229,7 +272,9 @@ public final class MCPServer {
     }
 
     private var capabilities: JSONValue { ["tools": ["listChanged": false], "resources": [:]] }
-    private var serverInfo: JSONValue { ["name": .string(PipeSchema.serverName), "version": .string(PipeSchema.serverVersion)] }
+    private var serverInfo: JSONValue {
+        ["name": .string(PipeSchema.serverName), "version": .string(PipeSchema.serverVersion)]
+    }
 
     static func error(_ id: JSONValue, _ code: Int, _ message: String, data: JSONValue? = nil) -> JSONValue {
         var error = JSONObject([("code", JSONValue(code)), ("message", .string(message))])

@@ -70,7 +70,8 @@ struct MCPTool {
         "uriTemplate": "entityidx://entity/{type}/{id}",
         "name": "entity",
         "title": "An entity by type and id",
-        "description": "One entity as it was ingested (the pipe's get), as JSON. Percent-encode / and other reserved characters in the type and id.",
+        "description":
+            "One entity as it was ingested (the pipe's get), as JSON. Percent-encode / and other reserved characters in the type and id.",
         "mimeType": "application/json",
     ]
 
@@ -80,7 +81,8 @@ struct MCPTool {
         guard uri.hasPrefix(prefix) else { return nil }
         let parts = uri.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let type = percentDecoded(parts[0]), let id = percentDecoded(parts[1]),
-              !type.isEmpty, !id.isEmpty else { return nil }
+            !type.isEmpty, !id.isEmpty
+        else { return nil }
         return (type, id)
     }
 
@@ -89,7 +91,9 @@ struct MCPTool {
         var utf8 = Array(text.utf8)[...]
         while let byte = utf8.popFirst() {
             guard byte == 0x25 else { bytes.append(byte); continue }
-            guard utf8.count >= 2, let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16) else { return nil }
+            guard utf8.count >= 2, let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16) else {
+                return nil
+            }
             bytes.append(value)
             utf8 = utf8.dropFirst(2)
         }

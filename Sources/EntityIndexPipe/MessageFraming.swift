@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CEntityIdx
 import JSON
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// How messages are delimited on a stream.
 ///
@@ -117,7 +118,9 @@ final class MessageReader {
                 let name = text[..<colon].trimmingSpaces().lowercased()
                 let value = text[text.index(after: colon)...].trimmingSpaces()
                 if name == "content-length" {
-                    if let n = Int(value), n >= 0 { length = n } else {
+                    if let n = Int(value), n >= 0 {
+                        length = n
+                    } else {
                         problem = problem ?? "Content-Length must be a number of bytes, got \"\(value.prefix(40))\""
                     }
                 }

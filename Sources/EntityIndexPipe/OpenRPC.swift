@@ -13,8 +13,16 @@ public enum OpenRPC {
 
     /// The errors every method can answer with (the contract's codes; `data.code` is a stable string).
     static let errors: [JSONValue] = [
-        ["code": -32602, "message": "Invalid params: a parameter or a record is missing, of the wrong type or unknown; data.code is invalid_params or invalid_record and data.records names each bad record"],
-        ["code": -32000, "message": "The request could not be carried out: data.code is not_found, mismatched_client_state, storage_error, …"],
+        [
+            "code": -32602,
+            "message":
+                "Invalid params: a parameter or a record is missing, of the wrong type or unknown; data.code is invalid_params or invalid_record and data.records names each bad record",
+        ],
+        [
+            "code": -32000,
+            "message":
+                "The request could not be carried out: data.code is not_found, mismatched_client_state, storage_error, …",
+        ],
     ]
 
     static func build() -> JSONValue {
@@ -30,14 +38,16 @@ public enum OpenRPC {
             methods.append(.object(method))
         }
         var schemas = JSONObject()
-        for (name, _) in PipeSchema.pipe["$defs"]?.object ?? JSONObject() where !["request", "response", "id"].contains(name) {
+        for (name, _) in PipeSchema.pipe["$defs"]?.object ?? JSONObject()
+        where !["request", "response", "id"].contains(name) {
             schemas[name] = components(PipeSchema.definition(name))
         }
         return [
             "openrpc": .string(specVersion),
             "info": [
                 "title": "entityidx pipe",
-                "description": "A Spotlight-style entity index (App Intents semantics) over JSON-RPC 2.0 on stdin/stdout: one message per line, or LSP Content-Length framing detected from the first bytes. The same methods back `entityidx mcp`.",
+                "description":
+                    "A Spotlight-style entity index (App Intents semantics) over JSON-RPC 2.0 on stdin/stdout: one message per line, or LSP Content-Length framing detected from the first bytes. The same methods back `entityidx mcp`.",
                 "version": .string(PipeSchema.serverVersion),
             ],
             "methods": .array(methods),
@@ -48,10 +58,15 @@ public enum OpenRPC {
     /// One by-name content descriptor per property of a params schema, in schema order.
     static func params(_ schema: JSONValue) -> [JSONValue] {
         var object = schema
-        if let ref = schema["$ref"]?.string, let name = PipeSchema.definitionName(ref) { object = PipeSchema.definition(name) }
+        if let ref = schema["$ref"]?.string, let name = PipeSchema.definitionName(ref) {
+            object = PipeSchema.definition(name)
+        }
         let required = Set(object["required"]?.array?.compactMap(\.string) ?? [])
         return (object["properties"]?.object ?? JSONObject()).map { pair in
-            ["name": .string(pair.key), "required": .bool(required.contains(pair.key)), "schema": components(pair.value)]
+            [
+                "name": .string(pair.key), "required": .bool(required.contains(pair.key)),
+                "schema": components(pair.value),
+            ]
         }
     }
 

@@ -47,12 +47,14 @@ public enum PipeSchema {
     static func rewritingReferences(_ schema: JSONValue, _ rename: (String) -> String) -> JSONValue {
         switch schema {
         case .object(let o):
-            return .object(JSONObject(o.map { pair in
-                if pair.key == "$ref", let ref = pair.value.string, let name = definitionName(ref) {
-                    return (key: pair.key, value: .string(rename(name)))
-                }
-                return (key: pair.key, value: rewritingReferences(pair.value, rename))
-            }))
+            return .object(
+                JSONObject(
+                    o.map { pair in
+                        if pair.key == "$ref", let ref = pair.value.string, let name = definitionName(ref) {
+                            return (key: pair.key, value: .string(rename(name)))
+                        }
+                        return (key: pair.key, value: rewritingReferences(pair.value, rename))
+                    }))
         case .array(let items):
             return .array(items.map { rewritingReferences($0, rename) })
         default:

@@ -1,12 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import EntityIndex
 import EntityIndexPipe
 import Foundation
 import JSON
 import TestSupport
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Line and LSP framing, detected from the first bytes, through the server loop on real file descriptors.
 @Suite struct FramingTests {
@@ -15,7 +16,9 @@ import Testing
         var input: [Int32] = [0, 0], output: [Int32] = [0, 0]
         #expect(pipe(&input) == 0 && pipe(&output) == 0)
         let store = try TestSupport.store()
-        let server = PipeServer(handler: RequestHandler(store: store, clock: { 0 }), input: input[0], output: output[1], maxLineBytes: maxBytes)
+        let server = PipeServer(
+            handler: RequestHandler(store: store, clock: { 0 }), input: input[0], output: output[1],
+            maxLineBytes: maxBytes)
         let writeEnd = input[1]
         let writer = Thread {
             for (i, chunk) in chunks.enumerated() {
@@ -66,7 +69,9 @@ import Testing
 
     @Test func headersAreAnsweredInHeaders() throws {
         let out = try serve([
-            frame(#"{"jsonrpc":"2.0","id":1,"method":"state"}"#, headers: "Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n"),
+            frame(
+                #"{"jsonrpc":"2.0","id":1,"method":"state"}"#,
+                headers: "Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n"),
             frame(#"{"jsonrpc":"2.0","method":"state"}"#),
             frame(#"[{"jsonrpc":"2.0","id":2,"method":"nope"},{"jsonrpc":"2.0","id":"é","method":"state"}]"#),
         ])
@@ -84,25 +89,32 @@ import Testing
     }
 
     @Test func linesStayLines() throws {
-        let out = try serve([Array(#"{"jsonrpc":"2.0","id":1,"method":"state"}"#.utf8), Array("\n{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"state\"}".utf8)])
+        let out = try serve([
+            Array(#"{"jsonrpc":"2.0","id":1,"method":"state"}"#.utf8),
+            Array("\n{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"state\"}".utf8),
+        ])
         let lines = String(decoding: out, as: UTF8.self).split(separator: "\n")
         #expect(lines.count == 2)
         #expect(lines.allSatisfy { $0.hasPrefix("{\"jsonrpc\"") })
     }
 
     @Test func badHeadersAndOverlongBodiesGetAnErrorAndTheStreamGoesOn() throws {
-        let big = #"{"jsonrpc":"2.0","id":9,"method":"search","params":{"query":""# + String(repeating: "x", count: 2000) + #""}}"#
-        let out = try serve([
-            frame(#"{"jsonrpc":"2.0","id":1,"method":"state"}"#),
-            Array("Content-Length: many\r\n\r\n".utf8),
-            Array("Content-Type: text/plain\r\n\r\n".utf8),
-            frame(big),
-            frame(#"{"jsonrpc":"2.0","id":1,"#),
-            frame(#"{"jsonrpc":"2.0","id":2,"method":"state"}"#),
-            Array("Content-Length: 100\r\n\r\n{\"jsonrpc\"".utf8),
-        ], maxBytes: 1024)
+        let big =
+            #"{"jsonrpc":"2.0","id":9,"method":"search","params":{"query":""# + String(repeating: "x", count: 2000)
+            + #""}}"#
+        let out = try serve(
+            [
+                frame(#"{"jsonrpc":"2.0","id":1,"method":"state"}"#),
+                Array("Content-Length: many\r\n\r\n".utf8),
+                Array("Content-Type: text/plain\r\n\r\n".utf8),
+                frame(big),
+                frame(#"{"jsonrpc":"2.0","id":1,"#),
+                frame(#"{"jsonrpc":"2.0","id":2,"method":"state"}"#),
+                Array("Content-Length: 100\r\n\r\n{\"jsonrpc\"".utf8),
+            ], maxBytes: 1024)
         let answers = try #require(bodies(out), "\(String(decoding: out, as: UTF8.self))")
-        #expect(answers.map { $0["error"]?["code"] ?? $0["id"] ?? .null } == [1, -32700, -32700, -32600, -32700, 2, -32700])
+        #expect(
+            answers.map { $0["error"]?["code"] ?? $0["id"] ?? .null } == [1, -32700, -32700, -32600, -32700, 2, -32700])
         #expect(answers[1]["error"]?["message"]?.string?.contains("Content-Length must be a number") == true)
         #expect(answers[2]["error"]?["message"]?.string?.contains("no Content-Length") == true)
         #expect(answers[3]["error"]?["data"]?["code"] == "request_too_large")

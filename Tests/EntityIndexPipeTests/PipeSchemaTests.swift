@@ -5,7 +5,9 @@ import Testing
 
 /// The embedded schemas, the method list and schema/openrpc.json agree.
 @Suite struct PipeSchemaTests {
-    func file(_ name: String) -> JSONValue { TestSupport.json(TestSupport.read(TestSupport.repository + "/schema/" + name) ?? "null") }
+    func file(_ name: String) -> JSONValue {
+        TestSupport.json(TestSupport.read(TestSupport.repository + "/schema/" + name) ?? "null")
+    }
 
     @Test func embeddedSchemasMatchTheFiles() {
         #expect(PipeSchema.pipe == file("pipe.schema.json"), "schema/pipe.schema.json changed: run `make schema`")
@@ -17,9 +19,14 @@ import Testing
 
     @Test func everyMethodHasItsSchemaAndNoOther() {
         let methods = PipeSchema.pipe["methods"]?.object?.keys ?? []
-        #expect(Set(methods) == Set(RequestHandler.methods), "methods in schema/pipe.schema.json and RequestHandler.methods differ")
-        let requestEnum = PipeSchema.pipe["$defs"]?["request"]?["properties"]?["method"]?["enum"]?.array?.compactMap(\.string) ?? []
-        #expect(Set(requestEnum) == Set(RequestHandler.methods), "$defs.request.method.enum and RequestHandler.methods differ")
+        #expect(
+            Set(methods) == Set(RequestHandler.methods),
+            "methods in schema/pipe.schema.json and RequestHandler.methods differ")
+        let requestEnum =
+            PipeSchema.pipe["$defs"]?["request"]?["properties"]?["method"]?["enum"]?.array?.compactMap(\.string) ?? []
+        #expect(
+            Set(requestEnum) == Set(RequestHandler.methods),
+            "$defs.request.method.enum and RequestHandler.methods differ")
         for name in RequestHandler.methods {
             let entry = PipeSchema.method(name)
             #expect(entry?["description"]?.string?.isEmpty == false, "\(name): no description")
@@ -47,7 +54,9 @@ import Testing
         walk(OpenRPC.document)
         #expect(!refs.isEmpty)
         for ref in refs {
-            #expect(ref.hasPrefix("#/components/schemas/") && schemas[String(ref.dropFirst(21))] != nil, "unresolved \(ref)")
+            #expect(
+                ref.hasPrefix("#/components/schemas/") && schemas[String(ref.dropFirst(21))] != nil, "unresolved \(ref)"
+            )
         }
     }
 
@@ -58,6 +67,8 @@ import Testing
                 #expect(!text.contains("$ref"), "\(name).\(part) keeps a $ref")
             }
         }
-        #expect(PipeSchema.inlined(PipeSchema.method("ingest")?["params"] ?? .null)["properties"]?["records"]?["items"] == PipeSchema.record)
+        #expect(
+            PipeSchema.inlined(PipeSchema.method("ingest")?["params"] ?? .null)["properties"]?["records"]?["items"]
+                == PipeSchema.record)
     }
 }

@@ -1,0 +1,89 @@
+import EntityIndex
+import EntityIndexPipe
+import JSON
+import TestSupport
+import Testing
+
+/// The MCP server's message handling in process (the official SDK drives the binary in Tests/Clients).
+@Suite struct MCPServerTests {
+    static let meta =
+        #""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#
+
+    func server(allowWrites: Bool = false) throws -> MCPServer {
+        let store = try TestSupport.store()
+        let handler = RequestHandler(store: store, clock: { Timestamp.parse("2026-03-02T09:00:00Z")! })
+        _ = try handler.call("ingest", ["records": [TestSupport.record("doc", "a/b c", "Slash and space")]])
+        return MCPServer(handler: handler, allowWrites: allowWrites)
+    }
+
+    func answer(_ server: MCPServer, _ line: String) -> JSONValue? { server.handle(line: Array(line.utf8)) }
+
+    @Test func toolsFollowTheMethodListAndWritesNeedPermission() throws {
+        let names = { (s: MCPServer) in
+            self.answer(s, #"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"# + Self.meta + "}}")?["result"]?[
+                "tools"]?
+                .array?.compactMap { $0["name"]?.string } ?? []
+        }
+        let readOnly = names(try server())
+        #expect(readOnly.contains("search") && !readOnly.contains("ingest"))
+        #expect(readOnly.allSatisfy(RequestHandler.knows), "every tool is a pipe method")
+        let all = names(try server(allowWrites: true))
+        #expect(all == readOnly + ["ingest", "delete", "donate"])
+    }
+
+    @Test func resourceURIsArePercentDecoded() throws {
+        let s = try server()
+        let read = answer(
+            s,
+            #"{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"entityidx://entity/doc/a%2Fb%20c","#
+                + Self.meta + "}}")
+        let text = try #require(read?["result"]?["contents"]?.array?.first?["text"]?.string)
+        #expect(TestSupport.json(text)["title"] == "Slash and space")
+        for uri in [
+            "entityidx://entity/doc/a/b", "entityidx://entity/doc/%zz", "entityidx://other/doc/x",
+            "entityidx://entity//x",
+        ] {
+            let bad = answer(
+                s,
+                #"{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":""# + uri + #"","# + Self.meta
+                    + "}}")
+            #expect(bad?["error"]?["code"] == JSONValue(-32602), "\(uri)")
+        }
+    }
+
+    @Test func theHandshakeSelectsLegacyResults() throws {
+        let s = try server()
+        let modern = answer(
+            s,
+            #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"stats","arguments":{},"# + Self.meta
+                + "}}")
+        #expect(modern?["result"]?["resultType"] == "complete")
+        let hello = answer(
+            s,
+            #"{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"1999-01-01","capabilities":{}}}"#
+        )
+        #expect(
+            hello?["result"]?["protocolVersion"] == "2025-11-25", "an unknown version gets our latest handshake version"
+        )
+        #expect(answer(s, #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#) == nil)
+        let legacy = answer(
+            s, #"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"stats","arguments":{}}}"#)
+        #expect(legacy?["result"]?["isError"] == false)
+        #expect(legacy?["result"]?["resultType"] == nil)
+    }
+
+    @Test func malformedMessagesGetTheirErrors() throws {
+        let s = try server()
+        #expect(answer(s, "{")?["error"]?["code"] == JSONValue(-32700))
+        #expect(answer(s, "[]")?["error"]?["code"] == JSONValue(-32600))
+        #expect(answer(s, #"{"jsonrpc":"2.0","id":[1],"method":"ping"}"#)?["error"]?["code"] == JSONValue(-32600))
+        #expect(
+            answer(s, #"{"jsonrpc":"2.0","id":1,"method":"ping","params":[1]}"#)?["error"]?["code"] == JSONValue(-32602)
+        )
+        #expect(answer(s, #"{"jsonrpc":"2.0","id":1,"result":{}}"#) == nil, "a response is not answered")
+        let args = answer(
+            s,
+            #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get","arguments":[],"# + Self.meta + "}}")
+        #expect(args?["error"]?["code"] == JSONValue(-32602))
+    }
+}
