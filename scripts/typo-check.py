@@ -52,6 +52,7 @@ def fold(word):
 
 
 WORD = re.compile(r"[^\W\d_]+|\d+|\w+", re.UNICODE)
+TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 KEYBOARD = "qwertyuiopasdfghjklzxcvbnm"
 
 
@@ -79,7 +80,9 @@ def edit(word, kind, rng, at=None):
 
 def misspell(title, rng, kind, vocabulary):
     """(query, description) or None: `title` with one of its long words misspelt."""
-    spans = [m for m in WORD.finditer(title) if len(m.group()) >= 5 and m.group().isalpha()]
+    # A word as the index sees it: a run of letters and digits (the rules give typos only to words of five letters or
+    # more without digits; `python3` has none).
+    spans = [m for m in TOKEN.finditer(title) if len(m.group()) >= 5 and m.group().isalpha()]
     if not spans:
         return None
     m = rng.choice(spans)

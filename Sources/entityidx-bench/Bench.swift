@@ -23,6 +23,11 @@ import JSON
             FileHandle.standardOutput.write(Data(writer.bytes))
             return
         }
+        // `entityidx-bench typos N [DB]`: misspelt queries with a vocabulary of about N words (see TypoRun).
+        if args.count >= 3, args[1] == "typos", let n = Int(args[2]) {
+            try TypoRun(size: n, path: args.count > 3 ? args[3] : NSTemporaryDirectory() + "entityidx-typos-\(n).sqlite").run()
+            return
+        }
         let usage = "usage: entityidx-bench [--quick] [--sizes N,N…] [--real FILE] [--corpus both|real|synthetic] [--binary PATH] [--out DIR] | generate N"
         var i = 1
         while i < args.count {

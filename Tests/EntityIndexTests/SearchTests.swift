@@ -1,4 +1,4 @@
-import EntityIndex
+@testable import EntityIndex
 import JSON
 import TestSupport
 import Testing
@@ -129,6 +129,63 @@ import Testing
         #expect(try ids(store, "internationalisatoin").isEmpty == false, "two typos from nine letters")
         #expect(try ids(store, "wid").contains("w"), "a prefix never needs typos")
         #expect(try ids(store, "gizmo widgte") == ["w"])
+    }
+
+    static let typoCorpus: [(String, String)] = [
+        ("python3-requests", "python3-requests"), ("gnome-terminal", "gnome-terminal"), ("gnome-shell", "gnome-shell"),
+        ("postgresql", "postgresql"), ("baden", "Baden-Württemberg"), ("kgz", "Kyrgyzstan"), ("ars", "Argentine Peso"),
+        ("doc", "Documentation"), ("sat", "Saturday market"), ("ice", "Iceland"),
+    ]
+
+    @Test("typos are corrected in every word of five letters or more", arguments: [
+        ("python3-reqeusts", "python3-requests"),     // a swap inside a compound
+        ("python3-reqeu", "python3-requests"),        // … while typing its last part
+        ("gnome-termnial", "gnome-terminal"),
+        ("gnome-termnial ", "gnome-terminal"),
+        ("gmome-shell", "gnome-shell"),               // the second letter, inside a compound
+        ("Baden-Wurtemberg", "baden"),                 // a deletion in a compound with an umlaut
+        ("pstgresql", "postgresql"),                  // a deletion at the second letter
+        ("psotgresql", "postgresql"),                 // a swap at the second letter
+        ("posgtresql", "postgresql"),                 // Damerau: one swap
+        ("pstgr", "postgresql"),                      // a typo while typing
+        ("Kirgyzstan", "kgz"),                        // a substitution at the second letter
+        ("Argenitne Peso", "ars"),
+        ("documantasion", "doc"),                     // two substitutions from nine letters
+        ("dokumentatoin", "doc"),                     // a substitution and a swap
+        ("ostgresql", "postgresql"),                  // the first letter deleted: two edits, allowed from nine letters
+        ("saturdya", "sat"),
+        ("Icelnd", "ice"),
+    ])
+    func typosAreCorrected(_ query: String, _ expected: String) throws {
+        let store = try TestSupport.store()
+        _ = try store.ingest(Self.typoCorpus.map { TestSupport.record("item", $0.0, $0.1) })
+        #expect(try ids(store, query).first == expected)
+        let explained = try store.search(SearchRequest(query: query, explain: true)).first?.explanation
+        #expect((explained?["typos"]?.number?.double ?? 0) > 0, "\(query) needs typos")
+    }
+
+    @Test("typos stay within the budget", arguments: [
+        "caturday",        // the first letter of an 8-letter word: two edits
+        "pstgrsql",        // two deletions in an 8-letter word
+        "documantasiom",   // three edits
+        "gnome-termnal1",  // a part with a digit
+        "icelamd1",        // a digit
+        "celand",          // the first letter deleted from a 6-letter word
+        "Icela ndx",
+    ])
+    func typosStayWithinTheBudget(_ query: String) throws {
+        let store = try TestSupport.store()
+        _ = try store.ingest(Self.typoCorpus.map { TestSupport.record("item", $0.0, $0.1) })
+        #expect(try ids(store, query).isEmpty)
+    }
+
+    @Test("edit distance: Damerau, the first letter counts two", arguments: [
+        ("postgresql", "pstgresql", 1), ("postgresql", "psotgresql", 1), ("postgresql", "ostgresql", 2),
+        ("saturday", "caturday", 2), ("documentation", "documantasion", 2), ("abcdef", "abdcef", 1),
+        ("abcdef", "bacdef", 2), ("abc", "abc", 0),
+    ])
+    func distance(_ a: String, _ b: String, _ expected: Int) {
+        #expect(TypoTolerance.distance(Array(a.unicodeScalars), Array(b.unicodeScalars), limit: 3) == expected)
     }
 
     @Test func explainAndHighlight() throws {

@@ -16,18 +16,28 @@ struct QueryTerm: Sendable {
     /// For a long prefix, the vocabulary words it completes (see `PrefixExpansion`); the FTS query lists them
     /// instead of the prefix. Matching candidates (`match`) still compares by prefix.
     var completions: [String]?
-    /// Vocabulary words one or two edits away, filled in by the typo fallback.
-    var variants: [String: Int] = [:] {
-        didSet { variantBytes = variants.sorted { $0.key < $1.key }.map { (Array($0.key.utf8), $0.value) } }
+    /// Vocabulary words one or two edits away from a plain word, filled in by the typo fallback.
+    var plainVariants: [TypoVariant] = []
+    /// For a compound of words typed with connectors (`python3-reqeusts`), each part's variants (empty for a part
+    /// without typo budget).
+    var partVariants: [[TypoVariant]] = []
+    /// Whether the parts of a compound get typos: true for words joined by connectors, false for the letter and digit
+    /// runs of one word (`iphone15`: a word with digits never gets typos).
+    let typoInParts: Bool
+    /// Every variant of the term, with its distance (for callers that only ask whether there are any).
+    var variants: [String: Int] {
+        var all: [String: Int] = [:]
+        for v in plainVariants + partVariants.flatMap({ $0 }) { all[v.text] = min(all[v.text] ?? Int.max, v.distance) }
+        return all
     }
     /// What `match` compares, as UTF-8, computed once per query: the plain word; a compound's joined form then its
     /// parts; a CJK run's single character or its bigrams.
     private let bytes: [[UInt8]]
-    private var variantBytes: [([UInt8], Int)] = []
 
-    init(kind: Kind, prefix: Bool) {
+    init(kind: Kind, prefix: Bool, typoInParts: Bool = false) {
         self.kind = kind
         self.prefix = prefix
+        self.typoInParts = typoInParts
         switch kind {
         case .plain(let t): bytes = [Array(t.utf8)]
         case .compound(let parts, let joined): bytes = [Array(joined.utf8)] + parts.map { Array($0.utf8) }
@@ -45,11 +55,21 @@ struct QueryTerm: Sendable {
         }
     }
 
-    /// Typo tolerance applies to words of 5 letters or more, without digits, never to CJK or compounds.
-    var typoBudget: Int {
-        guard case .plain(let t) = kind, !t.contains(where: \.isNumber) else { return 0 }
-        let n = t.count
+    /// How many edits a word may have: one from 5 letters, two from 9, none with a digit (ids, codes, versions).
+    static func typoBudget(_ word: String) -> Int {
+        guard !word.contains(where: \.isNumber) else { return 0 }
+        let n = word.count
         return n >= 9 ? 2 : (n >= 5 ? 1 : 0)
+    }
+
+    /// Typo tolerance applies to every word of 5 letters or more without digits: a plain word, or a word inside a
+    /// compound typed with connectors (the largest budget of its parts); never CJK.
+    var typoBudget: Int {
+        switch kind {
+        case .plain(let t): return Self.typoBudget(t)
+        case .compound(let parts, _): return typoInParts ? parts.map(Self.typoBudget).max() ?? 0 : 0
+        case .cjk: return 0
+        }
     }
 
     /// The FTS5 expression for this term; every piece of text is quoted, so no input can be an operator.
@@ -62,18 +82,47 @@ struct QueryTerm: Sendable {
         switch kind {
         case .plain(let t):
             let head = (prefix ? completions : nil).map { $0.map(quote) } ?? [quote(t) + star]
-            let typos = variants.filter { $0.value <= maxTypos }.keys.sorted().map(quote)
+            let typos = plainVariants.filter { $0.distance <= maxTypos }.map { variantExpression($0, prefix: prefix) }
             guard !typos.isEmpty || head.count > 1 else { return head.first ?? quote(t) + star }
             return "(" + (head + typos).joined(separator: " OR ") + ")"
         case .compound(let parts, let joined):
             // While typing, the joined form is the prefix (`1042-a` → `1042a*`); the split form is a plain phrase, as a
             // prefix on its last short part (`… a*`) would match half the vocabulary.
-            return "(" + quote(joined) + star + " OR " + quote(parts.joined(separator: " ")) + ")"
+            var alternatives = [quote(joined) + star, quote(parts.joined(separator: " "))]
+            // With typos, the parts side by side with one or more of them replaced by a variant (`"python3
+            // requests"` for `python3-reqeusts`); at most `maxPhrases` of them, fewest replacements first.
+            for phrase in typoPhrases(maxTypos: maxTypos, prefix: prefix) { alternatives.append(phrase) }
+            return "(" + alternatives.joined(separator: " OR ") + ")"
         case .cjk(let chars):
             if chars.count == 1 { return quote(chars[0]) + "*" }
             let bigrams = (0..<(chars.count - 1)).map { chars[$0] + chars[$0 + 1] }
             return quote(bigrams.joined(separator: " ")) + star
         }
+    }
+
+    private func variantExpression(_ v: TypoVariant, prefix: Bool) -> String { quote(v.text) + (v.prefix && prefix ? "*" : "") }
+
+    /// A compound's phrases with typos stop at this many (the product of its parts' variants can be large).
+    static let maxPhrases = 32
+
+    /// The phrases of a compound's parts with at least one part replaced by one of its variants of at most
+    /// `maxTypos` edits. A phrase's last part is a prefix while typing (FTS5 puts `*` after the phrase).
+    private func typoPhrases(maxTypos: Int, prefix: Bool) -> [String] {
+        guard case .compound(let parts, _) = kind, partVariants.contains(where: { !$0.isEmpty }) else { return [] }
+        var phrases: [[String]] = [[]]
+        var replaced: [Int] = [0]
+        for (k, part) in parts.enumerated() {
+            let variants = k < partVariants.count ? partVariants[k].filter { $0.distance <= maxTypos } : []
+            var next: [[String]] = [], nextReplaced: [Int] = []
+            for (phrase, r) in zip(phrases, replaced) {
+                next.append(phrase + [part]); nextReplaced.append(r)
+                for v in variants where next.count < Self.maxPhrases * 4 { next.append(phrase + [v.text]); nextReplaced.append(r + 1) }
+            }
+            (phrases, replaced) = (next, nextReplaced)
+        }
+        let star = prefix ? "*" : ""
+        return zip(phrases, replaced).filter { $0.1 > 0 }.sorted { $0.1 < $1.1 }.prefix(Self.maxPhrases)
+            .map { quote($0.0.joined(separator: " ")) + star }
     }
 
     private func quote(_ s: String) -> String {
@@ -95,17 +144,41 @@ struct QueryTerm: Sendable {
                 return 0
             }
             var best: Int?
-            for (variant, d) in variantBytes where d < (best ?? Int.max) && terms.contains(variant, prefix: false) {
-                best = d
+            for v in plainVariants where v.distance < (best ?? Int.max) && terms.contains(v.bytes, prefix: v.prefix && prefix) {
+                best = v.distance
             }
             return best
         case .compound:
             if terms.contains(bytes[0], prefix: prefix) { return 0 }
-            return terms.containsPhrase(bytes[1...], lastIsPrefix: false) ? 0 : nil
+            if terms.containsPhrase(bytes[1...], lastIsPrefix: false) { return 0 }
+            return partVariants.contains(where: { !$0.isEmpty }) ? typoPhraseMatch(terms, prefix: prefix) : nil
         case .cjk:
             if bytes.count == 1 { return terms.contains(bytes[0], prefix: true) ? 0 : nil }
             return terms.containsPhrase(bytes[...], lastIsPrefix: prefix) ? 0 : nil
         }
+    }
+
+    /// The fewest typos of a compound's parts side by side in the column, each part as typed or one of its variants
+    /// (the last one as a prefix while typing, like the phrase of `expression`), or nil.
+    private func typoPhraseMatch(_ terms: TermList, prefix: Bool) -> Int? {
+        let parts = Array(bytes[1...])
+        var ranges: [Range<Int>] = []
+        terms.forEachTerm { ranges.append($0); return true }
+        guard ranges.count >= parts.count else { return nil }
+        var best: Int?
+        for start in 0...(ranges.count - parts.count) {
+            var total = 0
+            for (k, part) in parts.enumerated() {
+                let last = prefix && k == parts.count - 1
+                if terms.term(ranges[start + k], is: part, prefix: last) { continue }
+                let variants = k < partVariants.count ? partVariants[k] : []
+                guard let v = variants.filter({ terms.term(ranges[start + k], is: $0.bytes, prefix: last) }).map(\.distance).min()
+                else { total = Int.max; break }
+                total += v
+            }
+            if total != Int.max { best = min(best ?? total, total) }
+        }
+        return best
     }
 }
 
@@ -217,7 +290,7 @@ struct SearchQuery: Sendable {
                 terms.append(QueryTerm(kind: split ? .compound(parts: parts, joined: t.text) : .plain(t.text), prefix: false))
             case .compound(let parts):
                 let texts = parts.map(\.text)
-                terms.append(QueryTerm(kind: .compound(parts: texts, joined: texts.joined()), prefix: false))
+                terms.append(QueryTerm(kind: .compound(parts: texts, joined: texts.joined()), prefix: false, typoInParts: true))
             case .cjk(let chars): terms.append(QueryTerm(kind: .cjk(chars.map(\.text)), prefix: false))
             }
         }
