@@ -340,6 +340,74 @@ static int flush_cjk(sink *k, int32_t from, int32_t to) {
     return 0;
 }
 
+/* Normalizes the whole input to NFKC before it is segmented, so that the words ICU finds do not depend on the
+ * Unicode form the text arrived in: halfwidth katakana (ﾎﾞﾂﾜﾅ) become one katakana word, conjoining jamo (NFD
+ * Hangul) become syllables, combining marks compose. tl.text/tl.map are replaced by the normalized text and a map
+ * from each of its code units to the UTF-8 offset of the source characters it came from (every unit of an
+ * expansion such as ㍿ -> 株式会社 maps to the start of its source). Thai and Lao SARA AM are left as they are
+ * (NFKC splits them in two, which the Thai dictionary does not know); per-word folding still treats them as
+ * before. Returns the new length, or -1. */
+static int32_t normalize_input(int32_t n) {
+    UErrorCode e = U_ZERO_ERROR;
+    const UNormalizer2 *nfkc = unorm2_getNFKCInstance(&e);
+    if (U_FAILURE(e)) return -1;
+    int32_t span = unorm2_spanQuickCheckYes(nfkc, tl.text, n, &e);
+    if (U_FAILURE(e)) return -1;
+    if (span >= n) return n;
+    int32_t cap = n * 4 + 16;
+    UChar *out = malloc((size_t)cap * sizeof(UChar));
+    int32_t *omap = malloc((size_t)(cap + 1) * sizeof(int32_t));
+    if (!out || !omap) { free(out); free(omap); return -1; }
+    memcpy(out, tl.text, (size_t)span * sizeof(UChar));
+    memcpy(omap, tl.map, (size_t)span * sizeof(int32_t));
+    int32_t w = span;
+    for (int32_t i = span; i < n;) {
+        /* One chunk: a character and what follows it up to the next normalization boundary. */
+        int32_t j = i;
+        UChar32 c;
+        U16_NEXT(tl.text, j, n, c);
+        int keep = (c == 0x0E33 || c == 0x0EB3);
+        while (!keep && j < n) {
+            int32_t k = j;
+            UChar32 d;
+            U16_NEXT(tl.text, k, n, d);
+            if (d == 0x0E33 || d == 0x0EB3 || unorm2_hasBoundaryBefore(nfkc, d)) break;
+            j = k;
+        }
+        int32_t need = (j - i) * 18 + 4;
+        if (w + need > cap) {
+            int32_t ncap = (w + need) * 2;
+            UChar *o2 = realloc(out, (size_t)ncap * sizeof(UChar));
+            if (!o2) { free(out); free(omap); return -1; }
+            out = o2;
+            int32_t *m2 = realloc(omap, (size_t)(ncap + 1) * sizeof(int32_t));
+            if (!m2) { free(out); free(omap); return -1; }
+            omap = m2;
+            cap = ncap;
+        }
+        int32_t len;
+        if (keep) {
+            len = j - i;
+            memcpy(out + w, tl.text + i, (size_t)len * sizeof(UChar));
+        } else {
+            e = U_ZERO_ERROR;
+            len = unorm2_normalize(nfkc, tl.text + i, j - i, out + w, cap - w, &e);
+            if (U_FAILURE(e)) { free(out); free(omap); return -1; }
+        }
+        for (int32_t k = 0; k < len; k++) omap[w + k] = tl.map[i];
+        w += len;
+        i = j;
+    }
+    omap[w] = tl.map[n];
+    if (!grow((void **)&tl.text, &tl.textCap, w + 1, sizeof(UChar)) ||
+        !grow((void **)&tl.map, &tl.mapCap, w + 1, sizeof(int32_t))) { free(out); free(omap); return -1; }
+    memcpy(tl.text, out, (size_t)w * sizeof(UChar));
+    memcpy(tl.map, omap, (size_t)(w + 1) * sizeof(int32_t));
+    free(out);
+    free(omap);
+    return w;
+}
+
 static int32_t to_utf16(const char *utf8, int32_t length) {
     if (!grow((void **)&tl.text, &tl.textCap, length + 1, sizeof(UChar))) return -1;
     if (!grow((void **)&tl.map, &tl.mapCap, length + 1, sizeof(int32_t))) return -1;
@@ -361,6 +429,8 @@ int32_t eidx_analyze(const char *utf8, int32_t length, int32_t flags, eidx_token
                      char *out, int32_t outCapacity, int32_t *tokenCount, int32_t *outLength) {
     sink k = {tokens, tokenCapacity, 0, out, outCapacity, 0, 0, 0};
     int32_t n = to_utf16(utf8, length);
+    if (n < 0) return -1;
+    n = normalize_input(n);
     if (n < 0) return -1;
     UErrorCode e = U_ZERO_ERROR;
     if (!tl.brk) {

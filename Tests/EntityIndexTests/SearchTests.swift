@@ -188,6 +188,20 @@ import Testing
         #expect(TypoTolerance.distance(Array(a.unicodeScalars), Array(b.unicodeScalars), limit: 3) == expected)
     }
 
+    @Test("numbers and names typed without the spaces they are stored with", arguments: [
+        ("(030) 1234-567", "0301234567"), ("(030) 1234-567", "1234567"), ("030 1234 567", "0301234567"),
+        ("030 1234 567", "1234567"), ("+49 30 1234567", "49301234567"), ("+49 (0)30 123 45 67", "301234567"),
+        ("030/123.45.67", "0301234567"),
+        ("山田 太郎", "山田太郎"), ("山田太郎", "山田 太郎"), ("山田　太郎", "山田太郎"), ("김 민준", "김민준"),
+        ("やまだ たろう", "やまだたろう"),
+    ])
+    func typedWithoutSpaces(_ stored: String, _ typed: String) throws {
+        let store = try TestSupport.store()
+        _ = try store.ingest([TestSupport.record("contact", "1", "Someone", [("subtitle", .string(stored))]),
+                              TestSupport.record("contact", "2", "Other", [("subtitle", "030 999 111 太郎")])])
+        #expect(try ids(store, typed) == ["1"])
+    }
+
     @Test func explainAndHighlight() throws {
         let store = try TestSupport.store()
         _ = try store.ingest([TestSupport.record("item", "1", "Café de Flore", [("subtitle", "東京塔 tour")])])

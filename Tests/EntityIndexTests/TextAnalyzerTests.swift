@@ -51,6 +51,25 @@ import Testing
         #expect(TextAnalyzer.indexText(input) == expected)
     }
 
+    @Test("indexes a number written in groups also as its digits, and two short CJK runs also as one", arguments: [
+        ("(030) 1234-567", "030 1234 567 1234567 0301234567"),
+        ("tel 030 1234 567 ok", "tel 030 1234 567 1234567 0301234567 ok"),
+        ("12 34", "12 34"),                             // too short to be a phone number
+        ("山田 太郎", "山田 田 太郎 郎 山田 田太 太郎 郎"),
+        ("安装简单 没有复杂的配置", "安装 装简 简单 单 没有 有复 复杂 杂的 的配 配置 置"),  // long runs are not joined
+        ("ﾎﾞﾂﾜﾅ", "ぼつ つわ わな な"),                 // normalized before segmentation: one run
+        ("\u{1109}\u{1169}\u{11AF}\u{1105}\u{1169}", "솔로 로"),
+    ])
+    func joins(_ input: String, _ expected: String) {
+        #expect(TextAnalyzer.indexText(input) == expected)
+    }
+
+    @Test func thaiSaraAmKeepsItsWords() {
+        let terms = TextAnalyzer.indexTerms("น้ำตกสวยงาม ทำงาน")
+        #expect(terms.count >= 2)
+        #expect(TextAnalyzer.indexTerms("น้ำ\u{E4D}") != [])
+    }
+
     @Test func thaiIsSegmentedByDictionary() {
         let terms = TextAnalyzer.indexTerms("ภาษาไทยง่ายนิดเดียว")
         #expect(terms.contains("ไทย"))

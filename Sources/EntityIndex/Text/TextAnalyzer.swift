@@ -41,7 +41,7 @@ public enum Word: Sendable, Equatable {
 /// Bump `version` whenever the output of any step changes: opening a database indexed with another version rebuilds
 /// its normalized text.
 public enum TextAnalyzer {
-    public static let version = 9
+    public static let version = 10
 
     /// Characters that join two tokens into a compound when they stand alone between them.
     static let connectors: Set<Unicode.Scalar> = [
@@ -211,17 +211,63 @@ public enum TextAnalyzer {
 
     /// The terms to index for `text`, and its codes: each word with a digit, joined (`#1042-A` → `1042a`), for the
     /// trigram index that finds a fragment inside one.
+    ///
+    /// Two joins are added for what people type without the spaces a record has: a run of numbers written with
+    /// spaces, brackets, dashes, dots, slashes or a plus between them (`030 1234 567`) also yields its digits
+    /// together, from each group of two or more that ends it (`1234567`, `0301234567`: terms and codes, when at
+    /// least six digits); and two short CJK runs with only a space between them
+    /// (`山田 太郎`) are also indexed as one run (`山田太郎`).
     public static func indexTerms(_ text: String, codes: inout [String]) -> [String] {
         var terms: [String] = []
-        for word in words(text, document: true) {
+        let all = words(text, document: true)
+        let utf8 = Array(text.utf8)
+        var number: [Word] = []  // the current run of numbers
+        func endNumber() {
+            defer { number.removeAll() }
+            guard number.count >= 2 else { return }
+            // Each run of two groups or more that ends the number, longest last: `030 1234 567` → `1234567`,
+            // `0301234567` (a number is typed from its start, or without its area or country code).
+            var suffix = number.last!.tokens.map(\.text).joined()
+            for word in number.dropLast().reversed() {
+                suffix = word.tokens.map(\.text).joined() + suffix
+                guard suffix.utf8.count >= 6 else { continue }
+                terms.append(suffix)
+                codes.append(suffix)
+            }
+        }
+        for (index, word) in all.enumerated() {
+            let isNumber = word.tokens.allSatisfy { $0.hasDigit && !$0.hasLetter } && !word.tokens.contains(where: \.isCJK)
+            if !isNumber || (number.last.map { !onlyPhoneSeparators(utf8, $0.end, word.start) } ?? false) { endNumber() }
             appendIndexTerms(word, to: &terms)
-            if case .cjk = word { continue }
+            if case .cjk(let chars) = word {
+                if index > 0, case .cjk(let before) = all[index - 1], before.count <= 4, chars.count <= 4,
+                    onlySpaces(utf8, before.last!.end, chars.first!.start)
+                {
+                    appendIndexTerms(.cjk(before + chars), to: &terms)
+                }
+                continue
+            }
             let tokens = word.tokens
             if tokens.contains(where: \.hasDigit), !tokens.contains(where: \.isVariant) {
                 codes.append(tokens.map(\.text).joined())
             }
+            if isNumber { number.append(word) }
         }
+        endNumber()
         return terms
+    }
+
+    /// True when the bytes between two offsets are one or two spaces (an ASCII or ideographic space).
+    static func onlySpaces(_ utf8: [UInt8], _ from: Int, _ to: Int) -> Bool {
+        guard to > from, to - from <= 6 else { return false }
+        let scalars = String(decoding: utf8[from..<to], as: UTF8.self).unicodeScalars
+        return scalars.count <= 2 && scalars.allSatisfy { $0 == " " || $0 == "\u{3000}" || $0 == "\u{A0}" }
+    }
+
+    /// True when only what separates the groups of a phone number stands between two offsets.
+    static func onlyPhoneSeparators(_ utf8: [UInt8], _ from: Int, _ to: Int) -> Bool {
+        guard to > from, to - from <= 4 else { return to == from }
+        return utf8[from..<to].allSatisfy { " ()-./+".utf8.contains($0) }
     }
 
     /// The normalized column text: the index terms separated by spaces.
