@@ -47,6 +47,12 @@ public final class Connection: @unchecked Sendable {
         }, Unmanaged.passUnretained(lockWait).toOpaque())
     }
 
+    /// Registers entityidx's FTS5 auxiliary function `eidx_rank` (how each match's words matched, from its phrase
+    /// positions; see `sqlite_shim.c`). Only this process can call it: the index itself stays plain FTS5.
+    public func registerRankFunction() throws(SQLiteError) {
+        try check(eidx_sqlite_register_rank(handle), sql: "SELECT fts5(?1)")
+    }
+
     deinit {
         cacheByAddress.removeAll()
         cache.removeAll()

@@ -16,6 +16,8 @@ int eidx_sqlite_bind_text(sqlite3_stmt *stmt, int index, const char *text, int l
 int eidx_sqlite_bind_blob(sqlite3_stmt *stmt, int index, const void *data, int length);
 /* Configures the SQLite library once, before the first connection (sqlite3_config is variadic). */
 void eidx_sqlite_configure(void);
+/* Registers the FTS5 auxiliary function eidx_rank (sqlite_shim.c) on a connection. */
+int eidx_sqlite_register_rank(sqlite3 *db);
 /* Turns defensive mode on (sqlite3_db_config is variadic). */
 int eidx_sqlite_db_defensive(sqlite3 *db, int on);
 

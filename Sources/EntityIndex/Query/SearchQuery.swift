@@ -91,7 +91,7 @@ struct QueryTerm: Sendable {
             var alternatives = [quote(joined) + star, quote(parts.joined(separator: " "))]
             // With typos, the parts side by side with one or more of them replaced by a variant (`"python3
             // requests"` for `python3-reqeusts`); at most `maxPhrases` of them, fewest replacements first.
-            for phrase in typoPhrases(maxTypos: maxTypos, prefix: prefix) { alternatives.append(phrase) }
+            for typo in typoPhrases(maxTypos: maxTypos, prefix: prefix) { alternatives.append(typo.phrase) }
             return "(" + alternatives.joined(separator: " OR ") + ")"
         case .cjk(let chars):
             if chars.count == 1 { return quote(chars[0]) + "*" }
@@ -106,23 +106,38 @@ struct QueryTerm: Sendable {
     static let maxPhrases = 32
 
     /// The phrases of a compound's parts with at least one part replaced by one of its variants of at most
-    /// `maxTypos` edits. A phrase's last part is a prefix while typing (FTS5 puts `*` after the phrase).
-    private func typoPhrases(maxTypos: Int, prefix: Bool) -> [String] {
+    /// `maxTypos` edits, with their edits; a phrase's last part is a prefix while typing (FTS5 puts `*` after the
+    /// phrase).
+    private func typoPhrases(maxTypos: Int, prefix: Bool) -> [(phrase: String, distance: Int)] {
         guard case .compound(let parts, _) = kind, partVariants.contains(where: { !$0.isEmpty }) else { return [] }
         var phrases: [[String]] = [[]]
-        var replaced: [Int] = [0]
+        var replaced: [Int] = [0], distances: [Int] = [0]
         for (k, part) in parts.enumerated() {
             let variants = k < partVariants.count ? partVariants[k].filter { $0.distance <= maxTypos } : []
-            var next: [[String]] = [], nextReplaced: [Int] = []
-            for (phrase, r) in zip(phrases, replaced) {
-                next.append(phrase + [part]); nextReplaced.append(r)
-                for v in variants where next.count < Self.maxPhrases * 4 { next.append(phrase + [v.text]); nextReplaced.append(r + 1) }
+            var next: [[String]] = [], nextReplaced: [Int] = [], nextDistances: [Int] = []
+            for (i, phrase) in phrases.enumerated() {
+                next.append(phrase + [part]); nextReplaced.append(replaced[i]); nextDistances.append(distances[i])
+                for v in variants where next.count < Self.maxPhrases * 4 {
+                    next.append(phrase + [v.text]); nextReplaced.append(replaced[i] + 1); nextDistances.append(distances[i] + v.distance)
+                }
             }
-            (phrases, replaced) = (next, nextReplaced)
+            (phrases, replaced, distances) = (next, nextReplaced, nextDistances)
         }
         let star = prefix ? "*" : ""
-        return zip(phrases, replaced).filter { $0.1 > 0 }.sorted { $0.1 < $1.1 }.prefix(Self.maxPhrases)
-            .map { quote($0.0.joined(separator: " ")) + star }
+        return phrases.indices.filter { replaced[$0] > 0 }.sorted { replaced[$0] < replaced[$1] }.prefix(Self.maxPhrases)
+            .map { (quote(phrases[$0].joined(separator: " ")) + star, distances[$0]) }
+    }
+
+    /// The typo distance of each phrase of `expression(wholeWords:maxTypos:)`, in the order FTS5 numbers them.
+    func phraseDistances(wholeWords: Bool = false, maxTypos: Int = Int.max) -> [Int] {
+        let prefix = self.prefix && !wholeWords
+        switch kind {
+        case .plain:
+            let head = (prefix ? completions?.count : nil) ?? 1
+            return Array(repeating: 0, count: head) + plainVariants.filter { $0.distance <= maxTypos }.map(\.distance)
+        case .compound: return [0, 0] + typoPhrases(maxTypos: maxTypos, prefix: prefix).map(\.distance)
+        case .cjk: return [0]
+        }
     }
 
     private func quote(_ s: String) -> String {

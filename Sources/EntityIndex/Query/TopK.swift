@@ -86,14 +86,53 @@ struct TopK {
         try readBucket(bucket(0, 4), fts, [.text(match("title ident"))])
         // Then by attribute: a synonym or keyword equal to the query first, then the rest.
         let nameKey = typos == 0 ? DocumentRank.nameKey(titleKey) : nil
-        for attribute in 1...(4 * m) where !isDone {
-            if let nameKey, attribute <= m {
+        guard m == 1 else { return try readByAttribute(typos: typos, nameKey: nameKey) }
+        for attribute in 1...4 where !isDone {
+            if let nameKey {
                 try readBucket(bucket(attribute, 0), "SELECT doc FROM name_key WHERE hash = ? ORDER BY doc DESC", [.integer(nameKey)])
             }
-            // Each word's best field ranks at most `attribute`; with one word, exactly.
-            let columns = m == 1 ? Ranker.columnsOfRank[attribute]
-                : attribute < 4 ? Ranker.columnsOfRank[0...attribute].joined(separator: " ") : nil
-            try readBucket(bucket(attribute, 4), fts, [.text(match(columns))])
+            // The word's best field: only its columns.
+            try readBucket(bucket(attribute, 4), fts, [.text(match(Ranker.columnsOfRank[attribute]))])
+        }
+    }
+
+    /// With several words, the buckets after the title's, whose column filters would each read the words' lists to
+    /// the end: one pass over every match gets each one's typos and attribute from FTS5's phrase positions
+    /// (`eidx_rank`, no row read), then each attribute's members are read best first, a synonym or keyword equal
+    /// to the query before the rest.
+    private mutating func readByAttribute(typos: Int, nameKey: Int64?) throws {
+        guard !isDone else { return }
+        // The phrase map of `eidx_rank`: the number of terms, then each phrase's term and typo distance, as
+        // characters from "0" (every number is under 64).
+        var map = [UInt8(query.terms.count)]
+        for (i, term) in query.terms.enumerated() {
+            for d in term.phraseDistances(maxTypos: typos) { map += [UInt8(i), UInt8(d)] }
+        }
+        let expression = query.terms.map { $0.expression(maxTypos: typos) }.joined(separator: " AND ")
+        var byAttribute: [Int: [Int64]] = [:]
+        let pass = try db.cached("SELECT rowid, eidx_rank(search, ?) FROM search WHERE search MATCH ? ORDER BY rowid DESC")
+        defer { pass.reset() }
+        try pass.bind([.text(String(decoding: map.map { $0 + 0x30 }, as: UTF8.self)), .text(expression)])
+        while try pass.step() {
+            let code = pass.int(1), attribute = Int(code & 0xFFFF)
+            if code >> 16 == typos, attribute > 0 { byAttribute[attribute, default: []].append(pass.int(0)) }
+        }
+        pass.reset()
+        let equalNames = try nameKey.map { key in
+            Set(try db.rows("SELECT doc FROM name_key WHERE hash = ?", [.integer(key)]) { $0.int(0) })
+        } ?? []
+        let ranker = Ranker(query: query)
+        for attribute in byAttribute.keys.sorted() {
+            let members = byAttribute[attribute]!
+            for (exactness, docids) in [(0, members.filter(equalNames.contains)), (4, members)] {
+                let bucket = Ranker.Bucket(exact: 1, fragment: 0, typos: typos, attribute: attribute, exactness: exactness)
+                for docid in docids where !acceptedDocids.contains(docid) {
+                    if let ranked = try read(docid, ranker.features), ranked.bucket == bucket {
+                        accept(ranked)
+                        if isDone { return }
+                    }
+                }
+            }
         }
     }
 

@@ -54,6 +54,7 @@ public final class EntityStore {
         db.waitForLocks(timeoutSeconds: lockTimeout, report: onLockWait)
         do {
             let isNew = try checkApplication()
+            try db.registerRankFunction()
             try db.execute("PRAGMA foreign_keys = ON")
             if !isReadOnly && path != DatabaseFile.inMemory {
                 let mode = try db.scalar("PRAGMA journal_mode")?.string ?? ""
