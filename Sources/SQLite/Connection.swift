@@ -14,12 +14,19 @@ public final class Connection: @unchecked Sendable {
 
     let handle: OpaquePointer
     public let path: String
-    private var cache: [String: Statement] = [:]
+    /// Prepared statements by SQL, with the tick of their last use: at most `statementCacheCapacity`, the least
+    /// recently used are finalized first (SQL built at run time must not grow memory without bound).
+    private var cache: [String: (statement: Statement, used: UInt64)] = [:]
     private var cacheByAddress: [UnsafeRawPointer: Statement] = [:]
     /// How a writer waits for another one (see `waitForLocks`); the busy handler's context, owned here.
     public let lockWait = LockWait()
     /// Names of the SQL functions defined on this connection (see `definePredicate`).
     var definedFunctions: Set<String> = []
+    private var tick: UInt64 = 0
+    /// How many statements `cached` keeps prepared.
+    public static let statementCacheCapacity = 128
+    /// How many statements are cached now (for tests).
+    public var cachedStatementCount: Int { cache.count }
 
     /// Opens (and, in read-write mode, creates) the database at `path`.
     public init(path: String, mode: Mode = .readWrite) throws(SQLiteError) {
@@ -90,19 +97,29 @@ public final class Connection: @unchecked Sendable {
             sqlite3_reset(statement.handle)
             return statement
         }
+        tick &+= 1
         let statement: Statement
         if let found = cache[sql] {
-            sqlite3_reset(found.handle)
-            statement = found
+            sqlite3_reset(found.statement.handle)
+            statement = found.statement
+            cache[sql]?.used = tick
         } else {
             statement = try Statement(connection: self, sql: sql)
-            cache[sql] = statement
+            if cache.count >= Self.statementCacheCapacity { evictLeastRecentlyUsed() }
+            cache[sql] = (statement, tick)
         }
         if let address {
             if cacheByAddress.count >= 256 { cacheByAddress.removeAll(keepingCapacity: true) }  // SQL built at run time
             cacheByAddress[address] = statement
         }
         return statement
+    }
+
+    /// Drops the least recently used quarter of the cache (a statement still held by a caller lives until released).
+    private func evictLeastRecentlyUsed() {
+        let oldest = cache.sorted { $0.value.used < $1.value.used }.prefix(Self.statementCacheCapacity / 4)
+        for (sql, _) in oldest { cache.removeValue(forKey: sql) }
+        cacheByAddress.removeAll(keepingCapacity: true)
     }
 
     /// Prepares a statement that is not cached (for SQL built once).

@@ -22,6 +22,19 @@ import Testing
         }
     }
 
+    /// The cache keeps at most its capacity, dropping the least recently used: a statement in constant use stays.
+    @Test func statementCacheIsBounded() throws {
+        let db = try Connection(path: ":memory:")
+        let hot = "SELECT 'hot'"
+        let first = try db.cached(hot)
+        for i in 0..<1_000 {
+            _ = try db.cached("SELECT \(i) + 1")
+            if i % 10 == 0 { _ = try db.cached(hot) }
+        }
+        #expect(db.cachedStatementCount <= Connection.statementCacheCapacity)
+        #expect(try db.cached(hot) === first, "the statement used most recently is still prepared")
+    }
+
     @Test func errorsCarryTheSQL() throws {
         let db = try Connection(path: ":memory:")
         do {

@@ -24,13 +24,14 @@ extension EntityStore {
                 """
             var arguments: [SQLValue] = [.integer(now), .real(Self.halfLife)]
             if let type {
-                sql += " AND e.type = ?3"
+                sql += " AND e.type = ?"
                 arguments.append(.text(type))
             }
             sql += """
                  ORDER BY coalesce(e.priority, 0) DESC, engagement DESC, coalesce(e.ranking_hint, 0) DESC,
-                    e.ingested_at DESC, e.type, e.id LIMIT \(max(0, min(limit, Self.maxResults)))
+                    e.ingested_at DESC, e.type, e.id LIMIT ?
                 """
+            arguments.append(.integer(Int64(max(0, min(limit, Self.maxResults)))))
             let budget = ResultBudget(limit: maxResultBytes)
             return try db.rows(sql, arguments) { s in
                 var result = try budget.entity(s)
