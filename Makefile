@@ -7,7 +7,7 @@ CONTRACT_CHECK := ../shared/tools/contract-check
 VENV := .build/venv
 PY_TEST_PACKAGES := mcp==2.3.0 python-lsp-jsonrpc==1.1.2 openrpc==11.1.1 jsonschema==4.26.0
 
-.PHONY: all deps build release run test test-clients test-ts venv lint schema bench fuzz soak sanitize clean
+.PHONY: all deps build release run test test-clients test-ts venv lint schema man golden install bench fuzz soak sanitize clean
 
 all: release
 
@@ -27,7 +27,7 @@ release: deps
 
 # Ingest the sample shop data into the default database and show what Siri/Spotlight would find.
 run: release
-	@echo "== ingest data/ into $(ENTITYIDX_DB)"
+	@echo "== ingest data/ into $${ENTITYIDX_DB:-entityidx.sqlite}"
 	@$(BIN) ingest data/customers.ndjson
 	@$(BIN) ingest data/products.json
 	@$(BIN) ingest data/orders.json
@@ -126,6 +126,26 @@ schema: deps
 
 lint:
 	$(SWIFT) format lint --recursive Sources Tests
+
+# Regenerate the man page and the golden help, completion and man page files after changing a command's help.
+man: build
+	$(DEBUG_BIN) help --man > man/entityidx.1
+
+golden: man
+	$(SWIFT) build --build-tests
+	ENTITYIDX_UPDATE_GOLDEN=1 $(SWIFT) test --skip-build --filter GoldenTests
+
+# Installs the release binary, its man page and its bash, zsh and fish completions under PREFIX (DESTDIR for staging).
+PREFIX ?= /usr/local
+install: release
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
+		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/entityidx
+	install -m 644 man/entityidx.1 $(DESTDIR)$(PREFIX)/share/man/man1/entityidx.1
+	$(BIN) completions bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/entityidx
+	$(BIN) completions zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_entityidx
+	$(BIN) completions fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/entityidx.fish
 
 clean:
 	rm -rf .build

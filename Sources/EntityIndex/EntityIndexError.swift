@@ -24,6 +24,8 @@ public struct EntityIndexError: Error, Sendable, CustomStringConvertible {
         case resourceExhausted = "resource_exhausted"
         /// The database file was replaced or removed since it was opened; nothing was written.
         case databaseReplaced = "database_replaced"
+        /// A reading command found no database file where it looked.
+        case noIndex = "no_index"
     }
 
     public var code: Code

@@ -92,7 +92,10 @@ public struct ParsedArguments: Sendable {
                 guard inline == nil else { throw UsageError("option --\(name) takes no value", usage: spec.usage) }
                 parsed.flags.insert(name)
             } else {
-                throw UsageError("unknown option --\(name) for \(spec.name)", usage: spec.usage)
+                var message = "unknown option --\(name) for \(spec.name)"
+                let known = (valueOptions.union(flagOptions)).sorted()
+                if let near = Suggestion.closest(to: name, in: known) { message += "; did you mean --\(near)?" }
+                throw UsageError(message, usage: spec.usage)
             }
         }
         return parsed

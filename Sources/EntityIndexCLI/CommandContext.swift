@@ -16,6 +16,8 @@ public final class CommandContext {
     let stdoutIsTerminal: Bool
     let stderrIsTerminal: Bool
     private var openedStore: EntityStore?
+    /// Whether opening the store may create the database (only commands that write may).
+    var mayCreateIndex = true
 
     /// The default database: `$ENTITYIDX_DB`, else `entityidx.sqlite` in the working directory.
     public static var defaultDatabase: String { Platform.environment("ENTITYIDX_DB").flatMap { $0.isEmpty ? nil : $0 } ?? "entityidx.sqlite" }
@@ -53,6 +55,9 @@ public final class CommandContext {
     /// The store, opened (and created or migrated) on first use.
     public func store() throws(EntityIndexError) -> EntityStore {
         if let openedStore { return openedStore }
+        if dbPath != ":memory:" && !mayCreateIndex && !Platform.fileExists(dbPath) {
+            throw EntityIndexError(.noIndex, "no index at \(dbPath); run entityidx ingest first")
+        }
         let errorOutput = self.errorOutput
         let path = dbPath
         let onLockWait: ((Double) -> Void)? = stderrIsTerminal ? { waited in

@@ -6,7 +6,13 @@ import JSON
 protocol Command {
     static var spec: CommandSpec { get }
     init(_ arguments: ParsedArguments) throws(UsageError)
+    /// Whether it writes, and so may create the index; a reading command on a missing index is an error.
+    var writes: Bool { get }
     func run(_ context: CommandContext) throws -> Int32
+}
+
+extension Command {
+    var writes: Bool { false }
 }
 
 /// The `entityidx` command line.
@@ -15,16 +21,20 @@ public enum EntityIdx {
 
     static var commands: [any Command.Type] {
         [
-        IngestCommand.self, SearchCommand.self, CompleteCommand.self, GetCommand.self, SuggestCommand.self, AllCommand.self,
-        QueryCommand.self, RelatedCommand.self, DeleteCommand.self, DonateCommand.self, ReindexCommand.self,
-        StateCommand.self, DeclareCommand.self, StatsCommand.self, RebuildCommand.self, LintCommand.self, DrillCommand.self,
-        PipeCommand.self, MCPCommand.self, SpotlightCommand.self, UserQueryCommand.self,
+            IngestCommand.self, SearchCommand.self, CompleteCommand.self, GetCommand.self, SuggestCommand.self,
+            AllCommand.self, QueryCommand.self, RelatedCommand.self, DeleteCommand.self, DonateCommand.self,
+            ReindexCommand.self, StateCommand.self, DeclareCommand.self, StatsCommand.self, RebuildCommand.self,
+            LintCommand.self, DrillCommand.self, PipeCommand.self, MCPCommand.self, SpotlightCommand.self,
+            UserQueryCommand.self, CompletionsCommand.self,
         ]
     }
 
+    static let abstract = "a Spotlight-style entity index and query service (App Intents semantics)"
+
     static var usage: String {
-        var text = "entityidx: a Spotlight-style entity index and query service (App Intents semantics)\n\n"
-        text += "Usage: entityidx [--db PATH] [--now ISO8601] COMMAND [ARGS…] [--json]\n\nCommands:\n"
+        var text = "entityidx: \(abstract)\n\n"
+        text += "Usage: entityidx [--db PATH] [--now ISO8601] COMMAND [ARGS…] [--json]\n"
+        text += "       entityidx --version | -V\n\nCommands:\n"
         let width = commands.map { $0.spec.name.count }.max() ?? 0
         for c in commands {
             text += "  \(c.spec.name)" + String(repeating: " ", count: width - c.spec.name.count + 2) + c.spec.abstract + "\n"
@@ -35,9 +45,28 @@ public enum EntityIdx {
         return text
     }
 
+    static func command(named name: String) -> (any Command.Type)? { commands.first { $0.spec.name == name } }
+
+    /// `unknown command "serch"; did you mean "search"?`
+    static func unknownCommand(_ name: String) -> UsageError {
+        var message = "unknown command \"\(name)\""
+        if let near = Suggestion.closest(to: name, in: commands.map { $0.spec.name } + ["help"]) { message += "; did you mean \"\(near)\"?" }
+        return UsageError(message, usage: "entityidx COMMAND [ARGS…] (run 'entityidx help' for the commands)")
+    }
+
     /// Runs the command line; returns the exit status.
     public static func main(_ arguments: [String], output: @escaping (String) -> Void = { Platform.write(1, $0) },
                             errorOutput: @escaping (String) -> Void = { Platform.write(2, $0) }) -> Int32 {
+        // `--json` before `--` asks for errors as JSON too.
+        let json = arguments.prefix { $0 != "--" }.contains("--json")
+        func fail(_ error: UsageError) -> Int32 {
+            if json {
+                errorOutput(JSONWriter.string(error.json) + "\n")
+            } else {
+                errorOutput("error: \(error.message)\nUsage: \(error.usage ?? "entityidx COMMAND [ARGS…]")\n")
+            }
+            return 64
+        }
         // The command is the first argument that is not a global option or its value.
         var rest = arguments
         var commandIndex: Int?
@@ -51,28 +80,27 @@ public enum EntityIdx {
             break
         }
         guard let index = commandIndex else {
-            if rest.contains("--version") { output("entityidx \(version)\n"); return 0 }
-            if rest.contains("--help") || rest.contains("-h") { output(usage); return 0 }
+            let options = rest.prefix { $0 != "--" }
+            if options.contains("--version") || options.contains("-V") { output("entityidx \(version)\n"); return 0 }
+            if options.contains("--help") || options.contains("-h") { output(usage); return 0 }
             errorOutput(usage)
             return 64
         }
         let name = rest.remove(at: index)
         if name == "help" {
-            if let topic = rest.first(where: { !$0.hasPrefix("-") }) {
-                guard let command = commands.first(where: { $0.spec.name == topic }) else {
-                    errorOutput("error: unknown command '\(topic)'\n\n" + usage)
-                    return 64
-                }
-                output(command.spec.help)
-            } else {
-                output(usage)
+            if rest.contains("--man") {
+                output(Manual.page)
+                return 0
             }
+            guard let topic = rest.first(where: { !$0.hasPrefix("-") }) else {
+                output(usage)
+                return 0
+            }
+            guard let command = command(named: topic) else { return fail(unknownCommand(topic)) }
+            output(command.spec.help)
             return 0
         }
-        guard let command = commands.first(where: { $0.spec.name == name }) else {
-            errorOutput("error: unknown command '\(name)'\n\n" + usage)
-            return 64
-        }
+        guard let command = command(named: name) else { return fail(unknownCommand(name)) }
         do {
             let parsed = try ParsedArguments.parse(rest, spec: command.spec)
             if parsed.flag("help") {
@@ -81,16 +109,59 @@ public enum EntityIdx {
             }
             let context = try CommandContext(arguments: parsed, output: output, errorOutput: errorOutput)
             let instance = try command.init(parsed)
+            context.mayCreateIndex = instance.writes
             return try instance.run(context)
         } catch let error as UsageError {
-            errorOutput("error: \(error.message)\nUsage: \(error.usage ?? command.spec.usage)\n")
-            return 64
+            return fail(UsageError(error.message, usage: error.usage ?? command.spec.usage))
         } catch let error as EntityIndexError {
-            errorOutput("error: \(error.message)\n")
+            errorOutput(json ? JSONWriter.string(error.json) + "\n" : "error: \(error.message)\n")
             return 1
         } catch {
-            errorOutput("error: \(error)\n")
+            errorOutput(json ? JSONWriter.string(EntityIndexError(.storage, "\(error)").json) + "\n" : "error: \(error)\n")
             return 1
         }
+    }
+}
+
+extension UsageError {
+    /// The error as the pipe would write an invalid-params error, with the usage line in `data`.
+    var json: JSONValue {
+        var data = JSONObject([("code", "usage_error")])
+        if let usage { data["usage"] = .string(usage) }
+        return .object(JSONObject([("code", JSONValue(-32602)), ("message", .string(message)), ("data", .object(data))]))
+    }
+}
+
+/// The nearest of some names to a mistyped one, for "did you mean".
+enum Suggestion {
+    /// The candidate at the smallest edit distance (insertions, deletions, substitutions, swaps of neighbours), if
+    /// it is close enough to be a typo: at most 2 edits and fewer than half the letters; else one that starts with it.
+    static func closest(to name: String, in candidates: [String]) -> String? {
+        let typed = Array(name.lowercased())
+        var best: (String, Int)?
+        for candidate in candidates {
+            let d = distance(typed, Array(candidate.lowercased()))
+            if d <= 2, d * 2 < max(typed.count, 2), best.map({ d < $0.1 }) ?? true { best = (candidate, d) }
+        }
+        if let best { return best.0 }
+        let prefixed = candidates.filter { $0.hasPrefix(name) }
+        return !name.isEmpty && prefixed.count == 1 ? prefixed[0] : nil
+    }
+
+    /// Optimal string alignment distance.
+    static func distance(_ a: [Character], _ b: [Character]) -> Int {
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var d = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { d[i][0] = i }
+        for j in 0...b.count { d[0][j] = j }
+        for i in 1...a.count {
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1) }
+            }
+        }
+        return d[a.count][b.count]
     }
 }

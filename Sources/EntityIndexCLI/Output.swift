@@ -4,13 +4,14 @@ import JSON
 /// Human-readable output: aligned columns, nothing noisy.
 enum Output {
     /// Prints entities as `type/id  title  subtitle` rows, with extra columns between title and subtitle.
-    static func entities(_ items: [EntityResult], in context: CommandContext, numbered: Bool = false,
+    /// With a `header`, its cells head the columns (numbered rows get an empty cell before them).
+    static func entities(_ items: [EntityResult], in context: CommandContext, numbered: Bool = false, header: [String]? = nil,
                          extra: (EntityResult) -> [String] = { _ in [] }) {
         if items.isEmpty {
             if context.stderrIsTerminal { context.printError("no entities") }
             return
         }
-        var rows: [[String]] = []
+        var rows: [[String]] = header.map { [numbered ? [""] + $0 : $0] } ?? []
         for (i, e) in items.enumerated() {
             var row = numbered ? ["\(i + 1)."] : []
             row.append(e.key.description)

@@ -50,5 +50,10 @@ public enum Platform {
         return (fd, nil)
     }
 
+    static func fileExists(_ path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) == 0
+    }
+
     static func closeFile(_ fd: Int32) { if fd > 2 { close(fd) } }
 }

@@ -110,3 +110,12 @@ extension Stats {
         return .object(o)
     }
 }
+
+extension EntityIndexError {
+    /// The JSON-RPC error object: `{"code": …, "message": …, "data": {"code": …, "records"?: […]}}`.
+    public var json: JSONValue {
+        .object(JSONObject([
+            ("code", JSONValue(isInvalidInput ? -32602 : -32000)), ("message", .string(message)), ("data", PipeServer.errorData(self)),
+        ]))
+    }
+}

@@ -79,16 +79,17 @@ extension AllRequest: PipeMethod {
 
 extension PropertyQueryRequest: PipeMethod {
     public static let method = Method.query
-    public static let parameters = ["type", "filters", "mode", "sort", "limit"]
+    public static let parameters = ["type", "filters", "mode", "sort", "limit", "cursor"]
     public init(params p: Params) throws(EntityIndexError) {
         let modeName = try p.string("mode") ?? "and"
         guard let mode = Mode(rawValue: modeName) else { throw p.fail("mode", "must be \"and\" or \"or\"") }
         self.init(type: try p.requiredType(), filters: try p.filters(), mode: mode, sort: try p.sort(),
-                  limit: try p.int("limit", range: 0...EntityStore.maxResults))
+                  limit: try p.int("limit", range: 0...EntityStore.maxResults), cursor: try p.string("cursor"))
     }
     public func validate() throws(EntityIndexError) { try check(type: type) }
-    public func run(on store: EntityStore) throws(EntityIndexError) -> [EntityResult] { try store.query(self) }
-    public static func encode(_ result: [EntityResult]) -> JSONValue { result.entitiesJSON }
+    /// The results, and a `nextCursor` when they were cut at the per-request maximum.
+    public func run(on store: EntityStore) throws(EntityIndexError) -> EntityPage { try store.queryPage(self) }
+    public static func encode(_ result: EntityPage) -> JSONValue { result.json }
 }
 
 extension RelatedRequest: PipeMethod {

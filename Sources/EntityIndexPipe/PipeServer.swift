@@ -158,12 +158,7 @@ public final class PipeServer {
     }
 
     static func error(id: JSONValue, _ error: EntityIndexError) -> JSONValue {
-        .object(JSONObject([
-            ("jsonrpc", "2.0"), ("id", id),
-            ("error", .object(JSONObject([
-                ("code", JSONValue(error.isInvalidInput ? -32602 : -32000)), ("message", .string(error.message)), ("data", errorData(error)),
-            ]))),
-        ]))
+        .object(JSONObject([("jsonrpc", "2.0"), ("id", id), ("error", error.json)]))
     }
 
     /// An error's `data`: its stable code and, for bad records, each record's problems.

@@ -131,7 +131,7 @@ import Testing
     }
 
     @Test func databaseFileIsPrivate() throws {
-        _ = try run(["stats"])
+        _ = try run(["ingest", "-"], input: "[]")
         let attributes = try FileManager.default.attributesOfItem(atPath: db)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
     }

@@ -35,13 +35,17 @@ public struct PropertyQueryRequest: Sendable {
     public var mode: Mode
     public var sort: [PropertySort]
     public var limit: Int?
+    /// Where to continue: the `nextCursor` of the previous page.
+    public var cursor: String?
 
-    public init(type: String, filters: [PropertyFilter], mode: Mode = .and, sort: [PropertySort] = [], limit: Int? = nil) {
+    public init(type: String, filters: [PropertyFilter], mode: Mode = .and, sort: [PropertySort] = [], limit: Int? = nil,
+                cursor: String? = nil) {
         self.type = type
         self.filters = filters
         self.mode = mode
         self.sort = sort
         self.limit = limit
+        self.cursor = cursor
     }
 }
 
@@ -67,6 +71,30 @@ extension EntityStore {
     /// normalization (case, width and accents ignored); an array matches `eq`/`contains` when an element does and
     /// `ne`/`notContains` when none does; an entity without the property matches no filter.
     public func query(_ request: PropertyQueryRequest) throws(EntityIndexError) -> [EntityResult] {
+        try queryPage(request).entities
+    }
+
+    /// A property query's results and, when they were cut at the per-request maximum (no `limit` given) or a
+    /// `cursor` was given and more follow, the cursor of the next page.
+    ///
+    /// The cursor is the position of the next result in the query's order.
+    public func queryPage(_ request: PropertyQueryRequest) throws(EntityIndexError) -> EntityPage {
+        var offset = 0
+        if let cursor = request.cursor {
+            guard let n = Int(cursor), n >= 0, String(n) == cursor else {
+                throw EntityIndexError(.invalidParams, "query: parameter \"cursor\" must be the nextCursor of a previous page, got \"\(cursor.prefix(40))\"")
+            }
+            offset = n
+        }
+        let limit = min(request.limit ?? Self.maxResults, Self.maxResults)
+        let paged = request.limit == nil || request.cursor != nil
+        let rows = try query(request, offset: offset, count: paged ? limit + 1 : limit)
+        guard paged, rows.count > limit else { return EntityPage(entities: rows) }
+        return EntityPage(entities: Array(rows.prefix(limit)), nextCursor: String(offset + limit))
+    }
+
+    /// The `count` results from position `offset` of a property query.
+    private func query(_ request: PropertyQueryRequest, offset: Int, count limit: Int) throws(EntityIndexError) -> [EntityResult] {
         guard request.sort.count <= Self.maxSortKeys else {
             throw EntityIndexError(.invalidParams, "sort: \(request.sort.count) sort keys; the most is \(Self.maxSortKeys)")
         }
@@ -86,7 +114,7 @@ extension EntityStore {
                 orderArguments += [.text(key.property), .text(key.property)]
             }
             order.append("e.id")
-            let limit = min(request.limit ?? Self.maxResults, Self.maxResults)
+            let page: [SQLValue] = [.integer(Int64(limit)), .integer(Int64(offset))]
 
             // Sorted and limited: walk the first sort key's index in order, checking each entity, and stop at the
             // limit. Entities without that property would sort last; when those are needed, use the general plan.
@@ -111,8 +139,9 @@ extension EntityStore {
                     sql += " AND " + filter.sql
                     arguments += filter.arguments
                 }
-                sql += " ORDER BY s.\(column) \(first.descending ? "DESC" : "ASC"), " + order.dropFirst().joined(separator: ", ") + " LIMIT ?"
-                arguments += Array(orderArguments.dropFirst(2)) + [.integer(Int64(limit))]
+                sql += " ORDER BY s.\(column) \(first.descending ? "DESC" : "ASC"), " + order.dropFirst().joined(separator: ", ")
+                    + " LIMIT ? OFFSET ?"
+                arguments += Array(orderArguments.dropFirst(2)) + page
                 let results = try db.prepare(sql).rows(arguments, ResultBudget(limit: maxResultBytes).entity)
                 if results.count == limit { return results }
                 // Fewer: the walk saw every entity that has the sort property. The rest would lack it, but when an
@@ -127,8 +156,8 @@ extension EntityStore {
                 sql += " AND " + filter.sql
                 arguments += filter.arguments
             }
-            sql += " ORDER BY " + order.joined(separator: ", ") + " LIMIT ?"
-            arguments += orderArguments + [.integer(Int64(limit))]
+            sql += " ORDER BY " + order.joined(separator: ", ") + " LIMIT ? OFFSET ?"
+            arguments += orderArguments + page
             return try db.prepare(sql).rows(arguments, ResultBudget(limit: maxResultBytes).entity)
         } catch let error as EntityIndexError {
             throw error

@@ -12,9 +12,12 @@ extension EntityStore {
         do {
             return try write {
                 let idsJSON = ids.map { JSONWriter.string(.array($0.map { .string($0) })) }
-                try db.run("INSERT INTO reindex_request(type, ids, created_at) VALUES (?, ?, ?)",
-                           [SQLValue(type), SQLValue(idsJSON), .integer(now)])
-                let request = db.lastInsertRowID
+                // Ids are never reused, even after the newest request was acknowledged: the last one issued is kept.
+                let newest = try db.scalar("SELECT max(id) FROM reindex_request")?.int ?? 0
+                let request = max(newest, Int64(try meta("last_reindex_request") ?? "") ?? 0) + 1
+                try db.run("INSERT INTO reindex_request(id, type, ids, created_at) VALUES (?, ?, ?, ?)",
+                           [.integer(request), SQLValue(type), SQLValue(idsJSON), .integer(now)])
+                try setMeta("last_reindex_request", String(request))
                 if let type, let ids {
                     for id in ids {
                         try db.run("INSERT OR IGNORE INTO reindex_outstanding(request, type, id) VALUES (?, ?, ?)",

@@ -19,7 +19,11 @@ struct CompleteCommand: Command {
 
     func run(_ context: CommandContext) throws -> Int32 {
         try context.run(request) { completions in
-            Output.table(completions.map { [$0.term, String($0.documents)] }, in: context)
+            guard !completions.isEmpty else {
+                if context.stderrIsTerminal { context.printError("no completions") }
+                return
+            }
+            Output.table([["completion", "documents"]] + completions.map { [$0.term, Output.number($0.documents)] }, in: context)
         }
         return 0
     }

@@ -18,6 +18,8 @@ struct DeclareCommand: Command {
     /// nil: list the declarations.
     var request: DeclareRequest?
 
+    var writes: Bool { request != nil }
+
     init(_ arguments: ParsedArguments) throws(UsageError) {
         guard let type = arguments.value("type") else {
             guard arguments.positionals.isEmpty else { throw UsageError("declaring needs --type", usage: Self.spec.usage) }

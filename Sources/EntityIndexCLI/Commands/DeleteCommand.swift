@@ -19,6 +19,8 @@ struct DeleteCommand: Command {
 
     var request: DeleteRequest
 
+    var writes: Bool { true }
+
     init(_ arguments: ParsedArguments) throws(UsageError) {
         request = DeleteRequest(type: arguments.value("type"), ids: arguments.positionals, domains: arguments.all("domain"),
                                 all: arguments.flag("all"))

@@ -11,6 +11,8 @@ struct DonateCommand: Command {
 
     var request: DonateRequest
 
+    var writes: Bool { true }
+
     init(_ arguments: ParsedArguments) throws(UsageError) {
         guard let type = arguments.value("type") else { throw UsageError("missing --type", usage: Self.spec.usage) }
         guard arguments.positionals.count == 1 else { throw UsageError("donate takes one ID", usage: Self.spec.usage) }

@@ -26,6 +26,8 @@ struct IngestCommand: Command {
     var expectedClientState: String?
     var skipInvalid: Bool
 
+    var writes: Bool { true }
+
     init(_ arguments: ParsedArguments) throws(UsageError) {
         guard arguments.positionals.count == 1 else {
             throw UsageError(arguments.positionals.isEmpty ? "missing FILE (use - for stdin)" : "ingest takes one FILE", usage: Self.spec.usage)
@@ -70,7 +72,7 @@ struct IngestCommand: Command {
             let elapsed = progress.elapsed
             var line = "inserted \(Output.number(counts.inserted)), updated \(Output.number(counts.updated)), unchanged \(Output.number(counts.unchanged))"
             if skipInvalid { line += ", skipped \(Output.number(counts.skipped))" }
-            context.print(line + " (\(Output.number(counts.total)) records in \(String(format2(elapsed))) s)")
+            context.print(line + " (\(Output.count(counts.total, "record", "records")) in \(String(format2(elapsed))) s)")
         }
         return counts.skipped > 0 ? 2 : 0
     }

@@ -17,6 +17,8 @@ struct PipeCommand: Command {
 
     var maxLineBytes: Int
 
+    var writes: Bool { true }
+
     init(_ arguments: ParsedArguments) throws(UsageError) {
         guard arguments.positionals.isEmpty else { throw UsageError("pipe takes no arguments", usage: Self.spec.usage) }
         maxLineBytes = try arguments.int("max-line-bytes", range: 1024...(1 << 30), usage: Self.spec.usage) ?? PipeServer.defaultMaxLineBytes

@@ -1,5 +1,6 @@
 import EntityIndex
 import EntityIndexPipe
+import JSON
 
 /// `entityidx query --type T --filter …`: a property query (`EntityPropertyQuery`).
 struct QueryCommand: Command {
@@ -11,12 +12,15 @@ struct QueryCommand: Command {
             ("filter=", "e.g. 'total ge 10', 'status eq shipped', 'placedAt between [\"2026-01-01T00:00:00Z\",\"2026-02-01T00:00:00Z\"]'"),
             ("or", "match any filter instead of all"),
             ("sort=", "sort key, PROP or PROP:desc (repeatable, first is primary)"),
-            ("limit=", "at most N results (default: all)"),
+            ("limit=", "at most N results (default: all, up to 10000 a page)"),
+            ("cursor=", "continue at this cursor (the nextCursor of the previous page)"),
         ],
         discussion: """
             Operators: eq ne lt le gt ge between hasPrefix hasSuffix contains notContains. Numbers compare
             numerically, dates chronologically, strings ignoring case, width and accents; contains on an array means
-            "has an element". The value is read as JSON when it parses, else as a string.
+            "has an element". The value is read as JSON when it parses, else as a string. The properties filtered
+            or sorted on are shown beside the title. Without --limit, a result longer than 10000 stops there and says
+            how to continue (nextCursor with --json).
             """)
 
     var request: PropertyQueryRequest
@@ -30,11 +34,20 @@ struct QueryCommand: Command {
             return PropertySort(property: String(parts.first ?? ""), descending: parts.count == 2 && parts[1].lowercased() == "desc")
         }
         request = PropertyQueryRequest(type: type, filters: filters, mode: arguments.flag("or") ? .or : .and, sort: sort,
-                                       limit: try arguments.limit(usage: Self.spec.usage))
+                                       limit: try arguments.limit(usage: Self.spec.usage), cursor: arguments.value("cursor"))
     }
 
     func run(_ context: CommandContext) throws -> Int32 {
-        try context.run(request) { Output.entities($0, in: context) }
+        var shown: [String] = []
+        for name in request.filters.map(\.property) + request.sort.map(\.property) where !shown.contains(name) { shown.append(name) }
+        try context.run(request) { page in
+            Output.entities(page.entities, in: context, header: ["entity", "title"] + shown + ["subtitle"]) { e in
+                shown.map { name in e.record["properties"]?[name].map { Output.clip(Output.display($0), 30) } ?? "" }
+            }
+            if let next = page.nextCursor {
+                context.printError("more than \(Output.count(page.entities.count, "result", "results")): continue with --cursor \(next)")
+            }
+        }
         return 0
     }
 }

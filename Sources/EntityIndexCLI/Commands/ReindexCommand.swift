@@ -21,6 +21,11 @@ struct ReindexCommand: Command {
 
     var action: Action
 
+    var writes: Bool {
+        if case .pending = action { return false }
+        return true
+    }
+
     init(_ arguments: ParsedArguments) throws(UsageError) {
         guard let name = arguments.positionals.first else { throw UsageError("missing request, pending or ack", usage: Self.spec.usage) }
         let rest = Array(arguments.positionals.dropFirst())

@@ -35,14 +35,34 @@ struct SearchCommand: Command {
 
     func run(_ context: CommandContext) throws -> Int32 {
         try context.run(request) { results in
-            Output.entities(results, in: context, numbered: true) { [$0.score.map { Output.decimal($0) } ?? ""] }
-            for e in results {
-                if let explain = e.explanation { context.print("  \(e.key): \(JSONWriter.string(explain))") }
-                for span in e.highlights ?? [] { context.print("  \(e.key) \(span.field): [\(span.text)] at \(span.start)") }
+            Output.entities(results, in: context, numbered: true)
+            if request.explain { explanations(results, in: context) }
+            if request.highlight {
+                var rows = [["entity", "field", "at", "matched"]]
+                for e in results {
+                    for span in e.highlights ?? [] { rows.append([e.key.description, span.field, "\(span.start)–\(span.end)", span.text]) }
+                }
+                if rows.count > 1 {
+                    context.print("")
+                    Output.table(rows, in: context)
+                }
             }
         }
         return 0
     }
+}
+
+/// The ranking tiers of each result as a table: one row per result, one column per tier (as the engine names them).
+func explanations(_ results: [EntityResult], in context: CommandContext) {
+    var columns: [String] = []
+    for e in results { for key in e.explanation?.object?.keys ?? [] where !columns.contains(key) { columns.append(key) } }
+    guard !columns.isEmpty else { return }
+    var rows = [["entity"] + columns]
+    for e in results {
+        rows.append([e.key.description] + columns.map { key in e.explanation?[key].map(Output.display) ?? "" })
+    }
+    context.print("")
+    Output.table(rows, in: context)
 }
 
 /// `--filter 'PROP OP VALUE'`: the value is JSON when it parses as JSON, else a string.

@@ -19,7 +19,12 @@ struct SuggestCommand: Command {
 
     func run(_ context: CommandContext) throws -> Int32 {
         try context.run(request) { results in
-            Output.entities(results, in: context, numbered: true) { [$0.engagement.map { Output.decimal($0) } ?? ""] }
+            // Why each is suggested: the tiers of the order, first to last.
+            let header = ["entity", "title", "priority", "engagement", "rankingHint", "lastUsedAt", "subtitle"]
+            Output.entities(results, in: context, numbered: true, header: header) { e in
+                [e.record["priority"].map(Output.display) ?? "", e.engagement.map(Output.decimal) ?? "",
+                 e.record["rankingHint"].map(Output.display) ?? "", e.record["lastUsedAt"].map(Output.display) ?? ""]
+            }
         }
         return 0
     }
