@@ -19,8 +19,12 @@ enum Binary {
         var json: JSONValue { (try? JSONParser().parse(stdout)) ?? .null }
     }
 
+    /// Writing to a child that has gone fails with EPIPE instead of killing the test runner.
+    static let ignoreSIGPIPE: Void = { signal(SIGPIPE, SIG_IGN) }()
+
     /// Runs `entityidx ARGS` with `input` on stdin.
     static func run(_ arguments: [String], input: String = "", environment: [String: String] = [:]) throws -> Result {
+        Binary.ignoreSIGPIPE
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
@@ -35,7 +39,8 @@ enum Binary {
         try process.run()
         let inputData = Data(input.utf8)
         Thread.detachNewThread {
-            stdin.fileHandleForWriting.write(inputData)
+            // A child that exits before reading all of its input must not kill the test runner with SIGPIPE.
+            try? stdin.fileHandleForWriting.write(contentsOf: inputData)
             try? stdin.fileHandleForWriting.close()
         }
         let errors = ErrorCollector()
@@ -69,6 +74,7 @@ final class PipeProcess {
     private(set) var responses: [JSONValue] = []
 
     init(db: String, now: String? = "2026-03-02T09:00:00Z", extra: [String] = []) throws {
+        Binary.ignoreSIGPIPE
         process.executableURL = URL(fileURLWithPath: Binary.path)
         process.arguments = ["--db", db] + (now.map { ["--now", $0] } ?? []) + ["pipe"] + extra
         process.standardInput = stdin
@@ -78,7 +84,7 @@ final class PipeProcess {
     }
 
     func send(raw line: Data) {
-        stdin.fileHandleForWriting.write(line + Data([0x0A]))
+        try? stdin.fileHandleForWriting.write(contentsOf: line + Data([0x0A]))
     }
 
     func send(_ line: String) { send(raw: Data(line.utf8)) }

@@ -27,6 +27,7 @@ import Testing
         process.standardError = stderr
         try process.run()
         // A command that fails at once (a usage error) may exit before reading: EPIPE then is no test failure.
+        Binary.ignoreSIGPIPE
         try? stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8))
         try? stdin.fileHandleForWriting.close()
         let out = stdout.fileHandleForReading.readDataToEndOfFile()

@@ -16,12 +16,12 @@ _entityidx() {
         --client-state|--cursor|--direction|--domain|--expect-client-state|--filter|--limit|--max-line-bytes|--now|--sort|--type) return ;;
     esac
     if [[ -z "$cmd" ]]; then
-        COMPREPLY=($(compgen -W "ingest search complete get suggest all query related delete donate reindex state declare stats pipe completions help --db --now --version --help" -- "$cur"))
+        COMPREPLY=($(compgen -W "ingest search complete get suggest all query related delete donate reindex state declare stats rebuild pipe completions help --db --now --version --help" -- "$cur"))
         return
     fi
     local opts
     case "$cmd" in
-        ingest) opts="--client-state --expect-client-state --db --now --json --help" ;;
+        ingest) opts="--skip-invalid --client-state --expect-client-state --db --now --json --help" ;;
         search) opts="--type --limit --filter --explain --highlight --db --now --json --help" ;;
         complete) opts="--limit --db --now --json --help" ;;
         get) opts="--type --db --now --json --help" ;;
@@ -35,9 +35,10 @@ _entityidx() {
         state) opts="--db --now --json --help" ;;
         declare) opts="--type --db --now --json --help" ;;
         stats) opts="--db --now --json --help" ;;
+        rebuild) opts="--db --now --json --help" ;;
         pipe) opts="--max-line-bytes --db --now --json --help" ;;
         completions) opts="--db --now --json --help" ;;
-        help) COMPREPLY=($(compgen -W "ingest search complete get suggest all query related delete donate reindex state declare stats pipe completions help" -- "$cur")); return ;;
+        help) COMPREPLY=($(compgen -W "ingest search complete get suggest all query related delete donate reindex state declare stats rebuild pipe completions help" -- "$cur")); return ;;
         *) opts="--db --now --json --help" ;;
     esac
     if [[ "$cur" == -* ]]; then

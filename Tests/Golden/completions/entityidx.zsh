@@ -19,6 +19,7 @@ _entityidx() {
         'state:Show the client state committed with the last batch (null when none)'
         'declare:Declare property types of an entity type (or list declarations)'
         'stats:Counts per type, hidden, expired and expiring within 7 days, sizes, versions'
+        'rebuild:Rebuild the search index for this version of entityidx, if it is older'
         'pipe:Serve JSON-RPC 2.0 requests, one per line, on stdin/stdout'
         'completions:Print the shell completion script for bash, zsh or fish'
         'help:Show help for a command'
@@ -35,6 +36,7 @@ _entityidx() {
         args)
             case $line[1] in
                 ingest) _arguments \
+                    '--skip-invalid[leave invalid records out, commit the valid ones and list every skipped one (exit 2 if any)]' \
                     '--client-state[commit the ingest as a batch with this client state (at most 250 bytes)]:client-state:' \
                     '--expect-client-state[only commit if the stored client state is this one (compare-and-swap)]:expect-client-state:' \
                     '--db[the database file (default\: $ENTITYIDX_DB, else ./entityidx.sqlite)]:file:_files' \
@@ -107,7 +109,7 @@ _entityidx() {
                 delete) _arguments \
                     '--type[entities of this type (all of them unless IDs are given)]:type:' \
                     '--domain[entities in domain D or below it (D.*), never Dx (repeatable)]:domain:' \
-                    '--all[everything, and the batch client state]' \
+                    '--all[everything, and the batch client state (alone\: with no other selector)]' \
                     '--db[the database file (default\: $ENTITYIDX_DB, else ./entityidx.sqlite)]:file:_files' \
                     '--now[fix the clock (ISO-8601 with a zone), for reproducible expiry and recency]:now:' \
                     '--json[print the pipe'\''s result object as JSON]' \
@@ -141,6 +143,12 @@ _entityidx() {
                     '--help[show this help]' \
                     '*:argument:' ;;
                 stats) _arguments \
+                    '--db[the database file (default\: $ENTITYIDX_DB, else ./entityidx.sqlite)]:file:_files' \
+                    '--now[fix the clock (ISO-8601 with a zone), for reproducible expiry and recency]:now:' \
+                    '--json[print the pipe'\''s result object as JSON]' \
+                    '--help[show this help]' \
+                    '*:argument:' ;;
+                rebuild) _arguments \
                     '--db[the database file (default\: $ENTITYIDX_DB, else ./entityidx.sqlite)]:file:_files' \
                     '--now[fix the clock (ISO-8601 with a zone), for reproducible expiry and recency]:now:' \
                     '--json[print the pipe'\''s result object as JSON]' \
