@@ -117,10 +117,11 @@ extension PipeSchema {
     "query": {"description": "Entities of a type whose properties match filters, sorted (EntityPropertyQuery).",
       "params": {"type": "object", "required": ["type"], "additionalProperties": false,
                  "properties": {"type": {"$ref": "#/$defs/typeName"}, "filters": {"type": "array", "items": {"$ref": "#/$defs/filter"}},
-                                "mode": {"enum": ["and", "or"]}, "limit": {"$ref": "#/$defs/limit"},
+                                "mode": {"enum": ["and", "or"]}, "limit": {"$ref": "#/$defs/limit"}, "cursor": {"type": "string"},
                                 "sort": {"type": "array", "items": {"type": "object", "required": ["property"], "additionalProperties": false,
                                          "properties": {"property": {"type": "string"}, "order": {"enum": ["asc", "desc"]}}}}}},
-      "result": {"$ref": "#/$defs/entities"}
+      "result": {"type": "object", "required": ["entities"], "additionalProperties": false,
+                 "properties": {"entities": {"type": "array", "items": {"$ref": "#/$defs/entity"}}, "nextCursor": {"type": "string"}}}
     },
     "related": {"description": "The entities an entity lists as related (out), those that list it (in), or both.",
       "params": {"type": "object", "required": ["type", "id"], "additionalProperties": false,

@@ -218,7 +218,7 @@ class MCPStdioTests(unittest.TestCase):
 
     def test_tools_list_within_50_ms_of_start(self):
         db = support.fresh_db()
-        subprocess.run([support.BINARY, "--db", db, "stats"], check=True, capture_output=True)
+        subprocess.run([support.BINARY, "--db", db, "ingest", "-"], input=b"[]", check=True, capture_output=True)
         request = (json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": {
             "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}}}) + "\n").encode()
         times = []

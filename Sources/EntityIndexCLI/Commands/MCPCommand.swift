@@ -19,6 +19,9 @@ struct MCPCommand: Command {
 
     var allowWrites: Bool
 
+    /// A server, like `pipe`: it opens (and may create) the index it serves.
+    var writes: Bool { true }
+
     init(_ arguments: ParsedArguments) throws(UsageError) {
         guard arguments.positionals.isEmpty else { throw UsageError("mcp takes no arguments", usage: Self.spec.usage) }
         allowWrites = arguments.flag("allow-writes")

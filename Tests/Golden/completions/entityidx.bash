@@ -16,7 +16,7 @@ _entityidx() {
         --client-state|--cursor|--direction|--domain|--expect-client-state|--filter|--limit|--max-line-bytes|--now|--sort|--type) return ;;
     esac
     if [[ -z "$cmd" ]]; then
-        COMPREPLY=($(compgen -W "ingest search complete get suggest all query related delete donate reindex state declare stats rebuild pipe completions help --db --now --version --help" -- "$cur"))
+        COMPREPLY=($(compgen -W "ingest search complete get suggest all query related delete donate reindex state declare stats rebuild pipe mcp completions help --db --now --version --help" -- "$cur"))
         return
     fi
     local opts
@@ -37,8 +37,9 @@ _entityidx() {
         stats) opts="--db --now --json --help" ;;
         rebuild) opts="--db --now --json --help" ;;
         pipe) opts="--max-line-bytes --db --now --json --help" ;;
+        mcp) opts="--allow-writes --db --now --json --help" ;;
         completions) opts="--db --now --json --help" ;;
-        help) COMPREPLY=($(compgen -W "ingest search complete get suggest all query related delete donate reindex state declare stats rebuild pipe completions help" -- "$cur")); return ;;
+        help) COMPREPLY=($(compgen -W "ingest search complete get suggest all query related delete donate reindex state declare stats rebuild pipe mcp completions help" -- "$cur")); return ;;
         *) opts="--db --now --json --help" ;;
     esac
     if [[ "$cur" == -* ]]; then

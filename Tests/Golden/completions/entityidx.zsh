@@ -20,7 +20,8 @@ _entityidx() {
         'declare:Declare property types of an entity type (or list declarations)'
         'stats:Counts per type, hidden, expired and expiring within 7 days, sizes, versions'
         'rebuild:Rebuild the search index for this version of entityidx, if it is older'
-        'pipe:Serve JSON-RPC 2.0 requests, one per line, on stdin/stdout'
+        'pipe:Serve JSON-RPC 2.0 requests, one per line (or LSP-framed), on stdin/stdout'
+        'mcp:Serve the index to AI assistants (Model Context Protocol on stdin/stdout)'
         'completions:Print the shell completion script for bash, zsh or fish'
         'help:Show help for a command'
     )
@@ -156,6 +157,13 @@ _entityidx() {
                     '*:argument:' ;;
                 pipe) _arguments \
                     '--max-line-bytes[the longest request line accepted (default 67108864, 64 MiB)]:max-line-bytes:' \
+                    '--db[the database file (default\: $ENTITYIDX_DB, else ./entityidx.sqlite)]:file:_files' \
+                    '--now[fix the clock (ISO-8601 with a zone), for reproducible expiry and recency]:now:' \
+                    '--json[print the pipe'\''s result object as JSON]' \
+                    '--help[show this help]' \
+                    '*:argument:' ;;
+                mcp) _arguments \
+                    '--allow-writes[also offer the ingest, delete and donate tools (read-only without it)]' \
                     '--db[the database file (default\: $ENTITYIDX_DB, else ./entityidx.sqlite)]:file:_files' \
                     '--now[fix the clock (ISO-8601 with a zone), for reproducible expiry and recency]:now:' \
                     '--json[print the pipe'\''s result object as JSON]' \
