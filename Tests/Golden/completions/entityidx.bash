@@ -13,10 +13,10 @@ _entityidx() {
     done
     case "$prev" in
         --db) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-        --client-state|--cursor|--direction|--domain|--expect-client-state|--filter|--limit|--max-line-bytes|--now|--sort|--type) return ;;
+        --client-state|--cursor|--direction|--domain|--expect-client-state|--fetch|--filter|--limit|--max-items|--max-line-bytes|--max-suggestions|--now|--restore|--sort|--type|--within) return ;;
     esac
     if [[ -z "$cmd" ]]; then
-        COMPREPLY=($(compgen -W "ingest search complete get suggest all query related delete donate reindex state declare stats rebuild pipe mcp completions help --db --now --version --help" -- "$cur"))
+        COMPREPLY=($(compgen -W "ingest search complete get suggest all query related delete donate reindex state declare stats rebuild lint drill pipe mcp spotlight user-query completions help --db --now --version --help" -- "$cur"))
         return
     fi
     local opts
@@ -36,10 +36,14 @@ _entityidx() {
         declare) opts="--type --db --now --json --help" ;;
         stats) opts="--db --now --json --help" ;;
         rebuild) opts="--db --now --json --help" ;;
+        lint) opts="--within --strict --db --now --json --help" ;;
+        drill) opts="--restore --type --strict --db --now --json --help" ;;
         pipe) opts="--max-line-bytes --db --now --json --help" ;;
         mcp) opts="--allow-writes --db --now --json --help" ;;
+        spotlight) opts="--type --limit --fetch --db --now --json --help" ;;
+        user-query) opts="--max-items --max-suggestions --db --now --json --help" ;;
         completions) opts="--db --now --json --help" ;;
-        help) COMPREPLY=($(compgen -W "ingest search complete get suggest all query related delete donate reindex state declare stats rebuild pipe mcp completions help" -- "$cur")); return ;;
+        help) COMPREPLY=($(compgen -W "ingest search complete get suggest all query related delete donate reindex state declare stats rebuild lint drill pipe mcp spotlight user-query completions help" -- "$cur")); return ;;
         *) opts="--db --now --json --help" ;;
     esac
     if [[ "$cur" == -* ]]; then

@@ -20,8 +20,12 @@ _entityidx() {
         'declare:Declare property types of an entity type (or list declarations)'
         'stats:Counts per type, hidden, expired and expiring within 7 days, sizes, versions'
         'rebuild:Rebuild the search index for this version of entityidx, if it is older'
+        'lint:Check records before pushing them (or the whole index) for what Siri and Spotlight lose'
+        'drill:Compare the index with what the app'\''s reindex pushes back (restored, missing, changed, new)'
         'pipe:Serve JSON-RPC 2.0 requests, one per line (or LSP-framed), on stdin/stdout'
         'mcp:Serve the index to AI assistants (Model Context Protocol on stdin/stdout)'
+        'spotlight:Run a Core Spotlight query string (CSSearchQuery)'
+        'user-query:Search as typed\: items and suggestions (CSUserQuery)'
         'completions:Print the shell completion script for bash, zsh or fish'
         'help:Show help for a command'
     )
@@ -155,6 +159,23 @@ _entityidx() {
                     '--json[print the pipe'\''s result object as JSON]' \
                     '--help[show this help]' \
                     '*:argument:' ;;
+                lint) _arguments \
+                    '--within[will-expire reports entities that expire within DAYS days (default 7)]:within:' \
+                    '--strict[exit with status 1 when anything is found]' \
+                    '--db[the database file (default\: $ENTITYIDX_DB, else ./entityidx.sqlite)]:file:_files' \
+                    '--now[fix the clock (ISO-8601 with a zone), for reproducible expiry and recency]:now:' \
+                    '--json[print the pipe'\''s result object as JSON]' \
+                    '--help[show this help]' \
+                    '*:argument:' ;;
+                drill) _arguments \
+                    '--restore[the records the app'\''s reindex delegate pushes back (a JSON array or NDJSON; - for stdin)]:restore:' \
+                    '--type[only entities of this type, in the index and in the file (a reindex of one type)]:type:' \
+                    '--strict[exit with status 1 when an entity is missing or changed]' \
+                    '--db[the database file (default\: $ENTITYIDX_DB, else ./entityidx.sqlite)]:file:_files' \
+                    '--now[fix the clock (ISO-8601 with a zone), for reproducible expiry and recency]:now:' \
+                    '--json[print the pipe'\''s result object as JSON]' \
+                    '--help[show this help]' \
+                    '*:argument:' ;;
                 pipe) _arguments \
                     '--max-line-bytes[the longest request line accepted (default 67108864, 64 MiB)]:max-line-bytes:' \
                     '--db[the database file (default\: $ENTITYIDX_DB, else ./entityidx.sqlite)]:file:_files' \
@@ -164,6 +185,23 @@ _entityidx() {
                     '*:argument:' ;;
                 mcp) _arguments \
                     '--allow-writes[also offer the ingest, delete and donate tools (read-only without it)]' \
+                    '--db[the database file (default\: $ENTITYIDX_DB, else ./entityidx.sqlite)]:file:_files' \
+                    '--now[fix the clock (ISO-8601 with a zone), for reproducible expiry and recency]:now:' \
+                    '--json[print the pipe'\''s result object as JSON]' \
+                    '--help[show this help]' \
+                    '*:argument:' ;;
+                spotlight) _arguments \
+                    '--type[only entities of this type]:type:' \
+                    '--limit[at most N results (default 100)]:limit:' \
+                    '--fetch[return only the type, id and these attributes (fetchAttributes), comma-separated]:fetch:' \
+                    '--db[the database file (default\: $ENTITYIDX_DB, else ./entityidx.sqlite)]:file:_files' \
+                    '--now[fix the clock (ISO-8601 with a zone), for reproducible expiry and recency]:now:' \
+                    '--json[print the pipe'\''s result object as JSON]' \
+                    '--help[show this help]' \
+                    '*:argument:' ;;
+                user-query) _arguments \
+                    '--max-items[at most N items (default 20)]:max-items:' \
+                    '--max-suggestions[at most N suggestions (default 5)]:max-suggestions:' \
                     '--db[the database file (default\: $ENTITYIDX_DB, else ./entityidx.sqlite)]:file:_files' \
                     '--now[fix the clock (ISO-8601 with a zone), for reproducible expiry and recency]:now:' \
                     '--json[print the pipe'\''s result object as JSON]' \
