@@ -98,7 +98,7 @@ export class EntityIndex {
   /** One page of every entity of a type. */
   all(params: T.AllParams): Promise<T.AllResult> { return this.call("all", params); }
   /** A property query. */
-  query(params: T.QueryParams): Promise<T.EntitiesResult> { return this.call("query", params); }
+  query(params: T.QueryParams): Promise<T.QueryResult> { return this.call("query", params); }
   /** Related entities. */
   related(params: T.RelatedParams): Promise<T.EntitiesResult> { return this.call("related", params); }
   /** Deletes by type, ids, domains or all (several selectors intersect). */

@@ -174,8 +174,15 @@ export interface QueryParams {
   filters?: Filter[];
   mode?: "and" | "or";
   sort?: SortKey[];
-  /** Every match unless given. */
+  /** Every match unless given (at most 10000 a page). */
   limit?: number;
+  /** The `nextCursor` of the previous page. */
+  cursor?: string;
+}
+export interface QueryResult {
+  entities: Entity[];
+  /** Present when the result was cut at the per-request maximum (no `limit`), or a `cursor` was given and more follow. */
+  nextCursor?: string;
 }
 export interface RelatedParams {
   type: TypeName;
@@ -379,7 +386,7 @@ export interface Methods {
   complete: { params: CompleteParams; result: CompleteResult };
   suggest: { params: SuggestParams; result: EntitiesResult };
   all: { params: AllParams; result: AllResult };
-  query: { params: QueryParams; result: EntitiesResult };
+  query: { params: QueryParams; result: QueryResult };
   related: { params: RelatedParams; result: EntitiesResult };
   delete: { params: DeleteParams; result: DeleteResult };
   donate: { params: DonateParams; result: DonateResult };
