@@ -77,24 +77,18 @@ import Testing
     @Test func listsEveryBadRecordInOrderAndWritesNothing() throws {
         let store = try TestSupport.store()
         let text = lines(2000, bad: [5: "{not json", 1200: #"{"type":"task","id":"x"}"#, 1999: #"{"type":"task","id":"y","title":"ok"#])
-        do {
-            _ = try ingestFile(store, text)
-            Issue.record("expected an error")
-        } catch {
-            #expect(error.details.map(\.position) == [6, 1201, 2000])
-            #expect(error.details.map(\.line) == [6, 1201, 2000])
-        }
+        let error = try #require(throws: EntityIndexError.self) { try ingestFile(store, text) }
+        #expect(error.details.map(\.position) == [6, 1201, 2000])
+        #expect(error.details.map(\.line) == [6, 1201, 2000])
         #expect(try store.db.scalar("SELECT count(*) FROM entity")?.int == 0)
     }
 
     @Test func aBrokenArrayIsReportedAtTheElementItBreaks() throws {
         let store = try TestSupport.store()
-        do {
-            _ = try ingestFile(store, #"[{"type":"task","id":"1","title":"A"}, {"type":"task","id":"2","title":"B"} 7"#)
-            Issue.record("expected an error")
-        } catch {
-            #expect(error.details.map(\.position) == [2], "the second element is not followed by , or ]")
+        let error = try #require(throws: EntityIndexError.self) {
+            try ingestFile(store, #"[{"type":"task","id":"1","title":"A"}, {"type":"task","id":"2","title":"B"} 7"#)
         }
+        #expect(error.details.map(\.position) == [2], "the second element is not followed by , or ]")
     }
 
     @Test func aWriteErrorStopsTheReaderAndLeavesNothing() throws {

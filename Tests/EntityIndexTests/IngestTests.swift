@@ -39,16 +39,14 @@ import Testing
     ])
     func rejects(_ text: String, _ field: String, _ problem: String) throws {
         let store = try TestSupport.store()
-        do {
-            _ = try store.ingest([TestSupport.record("task", "0", "ok"), TestSupport.json(text)])
-            Issue.record("expected an error")
-        } catch {
-            #expect(error.code == .invalidRecord)
-            #expect(error.message.contains("record 2"))
-            #expect(error.message.contains("field \"\(field)\""), "\(error.message)")
-            #expect(error.message.contains(problem), "\(error.message)")
-            #expect(error.details.first?.field == field)
+        let error = try #require(throws: EntityIndexError.self) {
+            try store.ingest([TestSupport.record("task", "0", "ok"), TestSupport.json(text)])
         }
+        #expect(error.code == .invalidRecord)
+        #expect(error.message.contains("record 2"))
+        #expect(error.message.contains("field \"\(field)\""), "\(error.message)")
+        #expect(error.message.contains(problem), "\(error.message)")
+        #expect(error.details.first?.field == field)
         #expect(try store.get(type: "task", ids: ["0"]).isEmpty, "nothing of a rejected ingest is applied")
     }
 
@@ -62,11 +60,10 @@ import Testing
 
     @Test func namesTheEntityInProblems() throws {
         let store = try TestSupport.store()
-        do {
-            _ = try store.ingest([TestSupport.json(#"{"type":"order","id":"1042","title":"x","priority":"high"}"#)])
-        } catch {
-            #expect(error.message.contains("record 1 (order/1042): field \"priority\" must be an integer"), "\(error.message)")
+        let error = try #require(throws: EntityIndexError.self) {
+            try store.ingest([TestSupport.json(#"{"type":"order","id":"1042","title":"x","priority":"high"}"#)])
         }
+        #expect(error.message.contains("record 1 (order/1042): field \"priority\" must be an integer"), "\(error.message)")
     }
 
     @Test func oneBadRecordAmongThousandsLeavesTheDatabaseUnchanged() throws {
@@ -76,12 +73,8 @@ import Testing
         var records = (0..<3000).map { TestSupport.record("task", "\($0)", "Changed \($0)") }
         records[1717] = TestSupport.json(#"{"type":"task","id":"x","title":"bad","colour":"red"}"#)
         records[2500] = TestSupport.json(#"{"type":"task","id":"y"}"#)
-        do {
-            _ = try store.ingest(records)
-            Issue.record("expected an error")
-        } catch {
-            #expect(error.details.map(\.position) == [1718, 2501], "every bad record is listed")
-        }
+        let error = try #require(throws: EntityIndexError.self) { try store.ingest(records) }
+        #expect(error.details.map(\.position) == [1718, 2501], "every bad record is listed")
         #expect(try snapshot(store) == before)
     }
 

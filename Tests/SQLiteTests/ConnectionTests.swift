@@ -37,13 +37,9 @@ import Testing
 
     @Test func errorsCarryTheSQL() throws {
         let db = try Connection(path: ":memory:")
-        do {
-            try db.execute("SELECT * FROM nowhere")
-            Issue.record("expected an error")
-        } catch {
-            #expect(error.description.contains("no such table: nowhere"))
-            #expect(error.description.contains("SELECT * FROM nowhere"))
-        }
+        let error = try #require(throws: SQLiteError.self) { try db.execute("SELECT * FROM nowhere") }
+        #expect(error.description.contains("no such table: nowhere"))
+        #expect(error.description.contains("SELECT * FROM nowhere"))
     }
 
     @Test func transactionRollsBackOnError() throws {

@@ -96,13 +96,9 @@ import TestSupport
     @Test func theExampleWithAStrayQuoteIsAnInvalidQuery() throws {
         let query = "authorNames == \"Steve\"wc && contentType == \"audio\"wc\u{2019}"
         let store = try Self.store()
-        do {
-            _ = try store.spotlight(SpotlightRequest(query: query))
-            Issue.record("expected an invalid query")
-        } catch let error as EntityIndexError {
-            #expect(error.code == .invalidQuery)
-            #expect(error.position == 53)
-            #expect(error.message == "invalid query at character 53: expected &&, || or the end of the query, found '\u{2019}'")
-        }
+        let error = try #require(throws: EntityIndexError.self) { try store.spotlight(SpotlightRequest(query: query)) }
+        #expect(error.code == .invalidQuery)
+        #expect(error.position == 53)
+        #expect(error.message == "invalid query at character 53: expected &&, || or the end of the query, found '\u{2019}'")
     }
 }
