@@ -84,13 +84,19 @@ public final class PipeServer {
         } catch {
             return Self.encode(Self.error(id: .null, code: -32700, "parse error: \(error)", data: "parse_error"))
         }
+        // The engine stops reading records once they alone would pass the room left for the response.
+        let store = handler.store
+        let recordBudget = store.maxResultBytes
+        defer { store.maxResultBytes = recordBudget }
         guard case .array(let items) = value else {
+            store.maxResultBytes = min(recordBudget, maxResponseBytes)
             return handle(request: value).map { encode($0, within: maxResponseBytes) }
         }
         if items.isEmpty { return Self.encode(Self.error(id: .null, code: -32600, "an empty batch is not a valid request", data: "invalid_request")) }
         var bytes: [UInt8] = [0x5B]
         var answered = 0
         for item in items {
+            store.maxResultBytes = max(0, min(recordBudget, maxResponseBytes - bytes.count))
             guard let response = handle(request: item) else { continue }
             // The room left; an error in place of an item always fits, so that every request is answered.
             let encoded = encode(response, within: maxResponseBytes - bytes.count - 1)
