@@ -105,10 +105,12 @@ fuzz: deps
 			.build/fuzz/corpus-$$t Tests/Fuzz/$$t 2>&1 | grep -E "stat::number_of_executed_units|ERROR|Done" || exit 1; \
 	done
 
-# Long versions of the crash and concurrency tests: 60 kill rounds, a minute of 2 writers and 4 readers.
+# Long versions of the crash and concurrency tests: 60 kill rounds, a minute of 2 writers and 4 readers; the hostile
+# requests and lock waits at full size.
 soak: build
 	$(SWIFT) build --build-tests
-	ENTITYIDX_CRASH_ROUNDS=60 ENTITYIDX_SOAK_SECONDS=60 $(SWIFT) test --skip-build --filter "CrashTests|ConcurrencyTests"
+	ENTITYIDX_CRASH_ROUNDS=60 ENTITYIDX_SOAK_SECONDS=60 ENTITYIDX_HOSTILE_SOAK=1 $(SWIFT) test --skip-build \
+		--filter "CrashTests|ConcurrencyTests|HostileSoakTests"
 
 # The test suite under the address and thread sanitizers. (Leak reports are off: the test runners themselves leak
 # a few objects at exit; ICU objects are kept per thread for its lifetime on purpose.)

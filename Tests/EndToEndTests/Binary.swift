@@ -91,14 +91,16 @@ final class PipeProcess {
 
     /// Reads one response line.
     func readLine() -> JSONValue? {
+        var scanned = 0 // bytes of `buffer` known to hold no line end, so that a long line is scanned once
         while true {
-            if let newline = buffer.firstIndex(of: 0x0A) {
+            if let newline = buffer[(buffer.startIndex + scanned)...].firstIndex(of: 0x0A) {
                 let line = buffer[buffer.startIndex..<newline]
                 buffer = Data(buffer[(newline + 1)...])
                 let response = try? JSONParser().parse(Array(line))
                 if let response { responses.append(response) }
                 return response
             }
+            scanned = buffer.count
             let chunk = stdout.fileHandleForReading.availableData
             if chunk.isEmpty { return nil }
             buffer += chunk
