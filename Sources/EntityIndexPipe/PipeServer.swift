@@ -80,7 +80,7 @@ public final class PipeServer {
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return nil }
         let value: JSONValue
         do {
-            value = try JSONParser(maxDepth: Self.maxDepth).parse(line)
+            value = try JSONParser(maxDepth: Self.maxDepth, shouldStop: { eidx_stop_signal() != 0 }).parse(line)
         } catch {
             return Self.encode(Self.error(id: .null, code: -32700, "parse error: \(error)", data: "parse_error"))
         }

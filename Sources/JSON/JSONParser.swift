@@ -11,12 +11,18 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
 /// numbers that overflow a Double and nesting deeper than `maxDepth` are all errors, never silent guesses.
 public struct JSONParser {
     public var maxDepth: Int
+    /// Asked every few thousand values; when it says yes the parse stops with an error (a stop signal must not
+    /// wait for a 60 MB request to be read).
+    public var shouldStop: (() -> Bool)?
 
-    public init(maxDepth: Int = 256) { self.maxDepth = maxDepth }
+    public init(maxDepth: Int = 256, shouldStop: (() -> Bool)? = nil) {
+        self.maxDepth = maxDepth
+        self.shouldStop = shouldStop
+    }
 
     /// Parses exactly one JSON value (surrounding whitespace allowed).
     public func parse(_ bytes: UnsafeRawBufferPointer) throws(JSONParseError) -> JSONValue {
-        var reader = Reader(bytes: bytes.bindMemory(to: UInt8.self), maxDepth: maxDepth)
+        var reader = Reader(bytes: bytes.bindMemory(to: UInt8.self), maxDepth: maxDepth, shouldStop: shouldStop)
         reader.skipWhitespace()
         let value = try reader.value(depth: 0)
         reader.skipWhitespace()
@@ -42,11 +48,14 @@ public struct JSONParser {
 private struct Reader {
     let bytes: UnsafeBufferPointer<UInt8>
     let maxDepth: Int
+    let shouldStop: (() -> Bool)?
     var index = 0
+    var values = 0
 
-    init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+    init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, shouldStop: (() -> Bool)?) {
         self.bytes = bytes
         self.maxDepth = maxDepth
+        self.shouldStop = shouldStop
     }
 
     func fail(_ message: String, at offset: Int? = nil) -> JSONParseError {
@@ -64,6 +73,8 @@ private struct Reader {
 
     mutating func value(depth: Int) throws(JSONParseError) -> JSONValue {
         guard index < bytes.count else { throw fail("unexpected end of input") }
+        values &+= 1
+        if values & 4095 == 0, let shouldStop, shouldStop() { throw fail("parsing was stopped") }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try object(depth: depth + 1)
         case UInt8(ascii: "["): return try array(depth: depth + 1)

@@ -59,6 +59,13 @@ final class HandoffQueue<Element: Sendable>: @unchecked Sendable {
         return items.count
     }
 
+    /// Whether `close()` was called (a producer stops early once the consumer gave up).
+    var isClosed: Bool {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return closed
+    }
+
     /// No more elements will be pushed (the producer is done) or taken (the consumer gave up).
     func close() {
         pthread_mutex_lock(mutex)

@@ -100,6 +100,8 @@ extension Ingestion {
             defer { stored = nil }
             var chunk = Chunk()
             func add(_ record: PreparedRecord, bytesRead: Int) -> Bool {
+                // The writer gave up (an error, a stop signal): stop within a record, not a chunk.
+                if queue.isClosed { return false }
                 chunk.records.append(record)
                 if case .valid(_, let text, _) = record.outcome { chunk.recordBytes += text.utf8.count }
                 guard chunk.records.count == Self.chunkSize || chunk.recordBytes >= Self.chunkBytes else { return true }
