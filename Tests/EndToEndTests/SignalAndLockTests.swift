@@ -28,8 +28,9 @@ import Testing
         p.process.waitUntilExit()
         let took = monotonic() - sent
         #expect(p.process.terminationStatus == 128 + signal)
-        // 40 to 80 ms measured with a debug build; the bound is loose because test machines are shared.
-        #expect(took < 0.5, "stopped \(Int(took * 1000)) ms after the signal (the request alone takes seconds)")
+        // 40 to 80 ms measured with a debug build; the bound is loose because test machines are shared (the request
+        // alone runs for seconds, which is what it took before).
+        #expect(took < 1.5, "stopped \(Int(took * 1000)) ms after the signal (the request alone takes seconds)")
         let left = try Binary.run(["--db", db, "--now", "2026-03-02T09:00:00Z", "stats", "--json"]).json
         #expect(left["entities"] == JSONValue(1), "the interrupted ingest applied nothing")
     }
