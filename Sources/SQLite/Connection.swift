@@ -46,6 +46,9 @@ public final class Connection: @unchecked Sendable {
         self.handle = db
         self.path = path
         sqlite3_extended_result_codes(db, 1)
+        // Defensive mode (https://sqlite.org/c3ref/c_dbconfig_defensive.html): no SQL can corrupt the file, such as
+        // writes to FTS5's shadow tables or PRAGMA writable_schema, whatever a caller sends.
+        eidx_sqlite_db_defensive(db, 1)
         // A stop signal (SIGINT/SIGTERM) interrupts a running statement within a few thousand VM steps
         // (https://sqlite.org/c3ref/progress_handler.html): it then fails with SQLITE_INTERRUPT.
         sqlite3_progress_handler(db, 1000, { _ in eidx_stop_signal() != 0 ? 1 : 0 }, nil)

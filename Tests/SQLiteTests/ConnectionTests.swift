@@ -35,6 +35,14 @@ import Testing
         #expect(try db.cached(hot) === first, "the statement used most recently is still prepared")
     }
 
+    /// Defensive mode is on: SQL cannot corrupt the file (here, by writing the schema table directly).
+    @Test func defensiveModeRefusesWritableSchema() throws {
+        let db = try Connection(path: ":memory:")
+        try db.execute("CREATE TABLE t(v)")
+        try db.execute("PRAGMA writable_schema = ON")
+        #expect(throws: SQLiteError.self) { try db.execute("UPDATE sqlite_master SET sql = 'garbage' WHERE name = 't'") }
+    }
+
     @Test func errorsCarryTheSQL() throws {
         let db = try Connection(path: ":memory:")
         let error = try #require(throws: SQLiteError.self) { try db.execute("SELECT * FROM nowhere") }
