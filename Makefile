@@ -7,7 +7,7 @@ CONTRACT_CHECK := ../shared/tools/contract-check
 VENV := .build/venv
 PY_TEST_PACKAGES := mcp==2.3.0 python-lsp-jsonrpc==1.1.2 openrpc==11.1.1 jsonschema==4.26.0
 
-.PHONY: all deps build release run test test-clients test-ts venv lint schema man golden install bench fuzz soak sanitize clean
+.PHONY: all deps build release run test test-clients test-ts venv lint schema man golden install bench bench-spotlight fuzz soak sanitize clean
 
 all: release
 
@@ -91,6 +91,14 @@ bench: release
 		[ $$status = 0 ] || exit $$status; fi
 	.build/release/entityidx-bench $(if $(QUICK),--quick) --corpus $(BENCH_CORPUS) --real $(DEBIAN_CORPUS) \
 		--binary $(BIN) --out docs
+
+# The Core Spotlight query forms (`spotlight`) on Debian's package list, p50/p99 per form; writes its own section of
+# docs/benchmarks.md (make bench keeps it). Builds the corpus as make bench does when it is missing.
+bench-spotlight: release
+	@if [ ! -f $(DEBIAN_CORPUS) ]; then \
+		python3 scripts/debian-corpus.py --cache .build/debian-corpus --out $(DEBIAN_CORPUS) --max-items $(DEBIAN_MAX_ITEMS) \
+			2>$(DEBIAN_CORPUS).log || { cat $(DEBIAN_CORPUS).log; exit 1; }; fi
+	.build/release/entityidx-bench spotlight $(DEBIAN_CORPUS) --binary $(BIN) --out docs
 
 # libFuzzer on record decoding and validation, the text pipeline, the query builder and the Core Spotlight query
 # parser (FUZZ_SECONDS each).

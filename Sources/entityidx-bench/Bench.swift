@@ -28,7 +28,20 @@ import JSON
             try TypoRun(size: n, path: args.count > 3 ? args[3] : NSTemporaryDirectory() + "entityidx-typos-\(n).sqlite").run()
             return
         }
-        let usage = "usage: entityidx-bench [--quick] [--sizes N,N…] [--real FILE] [--corpus both|real|synthetic] [--binary PATH] [--out DIR] | generate N"
+        // `entityidx-bench spotlight FILE [--queries N] [--db PATH] [--binary PATH] [--out DIR]`: the Core Spotlight query
+        // forms on the real corpus (--db: a database that already holds FILE, ingested with the dates this adds).
+        if args.count >= 3, args[1] == "spotlight" {
+            func value(_ name: String) -> String? { args.firstIndex(of: name).flatMap { $0 + 1 < args.count ? args[$0 + 1] : nil } }
+            let binary = value("--binary") ?? URL(fileURLWithPath: args[0]).deletingLastPathComponent().appendingPathComponent("entityidx").path
+            let work = NSTemporaryDirectory() + "entityidx-bench-\(getpid())"
+            try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: work) }
+            let report = try SpotlightRun(file: args[2], binary: binary, work: work,
+                                          queriesPerForm: value("--queries").flatMap { Int($0) } ?? 300, database: value("--db")).run()
+            try SpotlightRun.write(report, to: value("--out") ?? "docs")
+            return
+        }
+        let usage = "usage: entityidx-bench [--quick] [--sizes N,N…] [--real FILE] [--corpus both|real|synthetic] [--binary PATH] [--out DIR] | generate N | typos N [DB] | spotlight FILE [--queries N] [--db PATH] [--binary PATH] [--out DIR]"
         var i = 1
         while i < args.count {
             switch args[i] {

@@ -11,6 +11,11 @@ enum Report {
         if let real { md += try realSection(real, dir: dir) }
         if !reports.isEmpty { md += try syntheticSection(reports, dir: dir) }
         md += notes
+        // The Core Spotlight section is written by `entityidx-bench spotlight` (make bench-spotlight): kept as it is.
+        if let old = try? String(contentsOfFile: dir + "/benchmarks.md", encoding: .utf8),
+           let spotlight = SpotlightRun.existingSection(in: old) {
+            md += "\n" + spotlight
+        }
         try md.write(toFile: dir + "/benchmarks.md", atomically: true, encoding: .utf8)
         print("\nwrote \(dir)/benchmarks.md")
     }

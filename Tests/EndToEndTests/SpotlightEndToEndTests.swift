@@ -44,7 +44,7 @@ import Testing
         #expect(found.status == 0)
         #expect(found.json["entities"]?.array?.compactMap { $0["id"]?.string } == ["paris", "guide"])
         let fetched = try Binary.run(["--db", db, "spotlight", "--fetch", "displayName,contentType", "--limit", "1", #"title = "*""#])
-        #expect(fetched.stdout == "city/paris  displayName=Paris  contentType=city\n")
+        #expect(fetched.stdout == "doc/guide  displayName=A guide to Paris  contentType=doc\n")
         let bad = try Binary.run(["--db", db, "spotlight", #"!(title == "x")"#])
         #expect(bad.status == 1)
         #expect(bad.stderr == "error: invalid query at character 1: '!' (NOT) is not part of the Core Spotlight query language; compare with != instead\n")

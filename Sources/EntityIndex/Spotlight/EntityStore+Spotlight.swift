@@ -20,31 +20,21 @@ public struct SpotlightRequest: Sendable {
 }
 
 extension EntityStore {
-    /// Runs a Core Spotlight query string over the index: matching entities in the order they were first indexed.
+    /// Runs a Core Spotlight query string over the index: matching entities, in the order of the index that finds them
+    /// (Core Spotlight promises no order either).
     ///
     /// Hidden entities are included (an app's own queries see its whole index; `hideInSpotlight` only keeps them
     /// out of the system's search UI); expired ones never are. `$time` is evaluated against the store's clock.
     public func spotlight(_ request: SpotlightRequest) throws(EntityIndexError) -> [EntityResult] {
-        let expression: SpotlightExpression
-        do {
-            expression = try SpotlightParser.parse(request.query)
-        } catch {
-            throw EntityIndexError(.invalidQuery, error.description, position: error.position)
+        guard request.limit > 0 else {
+            _ = try parse(request.query)
+            return []
         }
-        guard request.limit > 0 else { return [] }
         do {
             try defineSpotlightMatch()
             return try db.read {
-                let condition = try SpotlightTranslator(store: self, now: now).translate(expression)
-                var sql = "SELECT e.type, e.id, e.record FROM entity e WHERE e.expires_at > ?"
-                var arguments: [SQLValue] = [.integer(now)]
-                if let type = request.type {
-                    sql += " AND e.type = ?"
-                    arguments.append(.text(type))
-                }
-                sql += " AND " + condition.sql + " ORDER BY e.rowid LIMIT ?"
-                arguments += condition.arguments + [.integer(Int64(min(request.limit, Self.maxResults)))]
-                let results = try db.prepare(sql).rows(arguments, Self.readEntity)
+                let query = try spotlightSQL(request)
+                let results = try db.prepare(query.sql).rows(query.arguments, ResultBudget(limit: maxResultBytes).entity)
                 guard let fetch = request.fetchAttributes else { return results }
                 return results.map { Self.project($0, fetch) }
             }
@@ -53,6 +43,46 @@ extension EntityStore {
         } catch {
             throw EntityIndexError.wrap(error, doing: "running a Core Spotlight query")
         }
+    }
+
+    private func parse(_ query: String) throws(EntityIndexError) -> SpotlightExpression {
+        do {
+            return try SpotlightParser.parse(query)
+        } catch {
+            throw EntityIndexError(.invalidQuery, error.description, position: error.position)
+        }
+    }
+
+    /// The SQL a request runs, with its bound values (for `EXPLAIN QUERY PLAN`, say). Reads the distinct types and
+    /// domains when the query compares them.
+    public func spotlightSQL(_ request: SpotlightRequest) throws -> (sql: String, arguments: [SQLValue]) {
+        let expression = try parse(request.query)
+        var translator = SpotlightTranslator(store: self, now: now)
+        var sql: String, arguments: [SQLValue]
+        var conditions: [SQLFragment] = []
+        if let (driver, rest) = try translator.split(expression) {
+            // Matches in the order of the driving index; DISTINCT: an array property can match more than once.
+            sql = "SELECT DISTINCT e.type, e.id, e.record FROM (\(driver.sql)) d CROSS JOIN entity e ON e.rowid = d.entity WHERE e.expires_at > ?"
+            arguments = driver.arguments + [.integer(now)]
+            if let rest { conditions.append(rest) }
+        } else {
+            sql = "SELECT e.type, e.id, e.record FROM entity e WHERE e.expires_at > ?"
+            arguments = [.integer(now)]
+            // A top-level && without a driver is led by the entity's own indexed columns: check each term per entity.
+            if case .and = expression { translator.perEntity = true }
+            conditions.append(try translator.translate(expression))
+        }
+        if let type = request.type {
+            sql += " AND e.type = ?"
+            arguments.append(.text(type))
+        }
+        for c in conditions {
+            sql += " AND " + c.sql
+            arguments += c.arguments
+        }
+        sql += " LIMIT ?"
+        arguments.append(.integer(Int64(min(request.limit, Self.maxResults))))
+        return (sql, arguments)
     }
 
     /// Defines `spotlight_match(value, spec)` on this connection: whether a stored value matches a pattern with

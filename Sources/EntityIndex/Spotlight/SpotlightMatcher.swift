@@ -84,6 +84,9 @@ struct SpotlightMatcher {
             return Self.sequence(words, in: TextAnalyzer.tokens(value).map { Array($0.text.utf8) })
         }
         if modifiers.contains(.words) {
+            if let ascii = Self.asciiWords(value, lowercased: modifiers.contains(.caseInsensitive)) {
+                return Self.sequence(words, in: ascii)
+            }
             return Self.sequence(words, in: Self.words(of: value).map { Array(fold($0).utf8) })
         }
         return Self.glob(whole, Array(fold(value).utf8))
@@ -162,6 +165,31 @@ struct SpotlightMatcher {
         }
         if !current.isEmpty { result.append(String(current)) }
         return result
+    }
+
+    /// The words of an ASCII value as bytes (folding is then only lowercasing), without Unicode property lookups;
+    /// nil when the value is not ASCII.
+    static func asciiWords(_ value: String, lowercased: Bool) -> [[UInt8]]? {
+        var value = value
+        return value.withUTF8 { utf8 -> [[UInt8]]? in
+            var result: [[UInt8]] = []
+            var current: [UInt8] = []
+            var previousLower = false
+            for b in utf8 {
+                if b >= 0x80 { return nil }
+                let upper = b >= 0x41 && b <= 0x5A, lower = b >= 0x61 && b <= 0x7A, digit = b >= 0x30 && b <= 0x39
+                if upper || lower || digit {
+                    if upper && previousLower && !current.isEmpty { result.append(current); current = [] }
+                    current.append(lowercased && upper ? b | 0x20 : b)
+                } else if !current.isEmpty {
+                    result.append(current)
+                    current = []
+                }
+                previousLower = lower
+            }
+            if !current.isEmpty { result.append(current) }
+            return result
+        }
     }
 
     /// A pattern split into words the same way, wildcards kept with the word they touch (`"*paris"w` is one word

@@ -12,6 +12,9 @@ struct SpotlightTranslator {
     let store: EntityStore
     /// The request's clock, milliseconds since 1970.
     let now: Int64
+    /// Whether predicates are checked per entity (`e` comes from elsewhere, such as a driving predicate): each text
+    /// or number predicate then looks its entity's rows up by key instead of collecting every match.
+    var perEntity = false
 
     func translate(_ expression: SpotlightExpression) throws -> SQLFragment {
         switch expression {
@@ -31,6 +34,56 @@ struct SpotlightTranslator {
     }
 
     static let nothing = SQLFragment(sql: "0", arguments: [])
+
+    /// A query split into a subquery of entity rowids that can drive it (a positive text or property predicate, alone
+    /// or as a term of the top-level `&&`) and the condition the rest of it puts on `e`. Driving from the predicate's
+    /// index lets a limit stop the reading early, instead of collecting every match to sort it by rowid first.
+    func split(_ expression: SpotlightExpression) throws -> (driver: SQLFragment, rest: SQLFragment?)? {
+        switch expression {
+        case .predicate(let p):
+            return try driver(p).map { ($0, nil) }
+        case .and(let terms):
+            // A driver that reads an index range first; else, when a date or ranking range of the entity itself can
+            // drive, the caller checks every term per entity; else a driver that reads an attribute's every value.
+            let drivers = try terms.enumerated().compactMap { i, term -> (Int, SQLFragment, Bool)? in
+                guard case .predicate(let p) = term, let d = try driver(p) else { return nil }
+                return (i, d, Self.scans(p))
+            }
+            let ranged = terms.contains { term in
+                guard case .predicate(let p) = term, p.op != .notEqual else { return false }
+                switch SpotlightAttribute(name: p.attribute) {
+                case .date, .rankingHint: return true
+                default: return false
+                }
+            }
+            guard let (i, d, _) = drivers.first(where: { !$0.2 }) ?? (ranged ? nil : drivers.first) else { return nil }
+            var rest = terms
+            rest.remove(at: i)
+            var checker = self
+            checker.perEntity = true
+            return (d, try checker.translate(rest.count == 1 ? rest[0] : .and(rest)))
+        case .or:
+            return nil
+        }
+    }
+
+    /// Whether a text predicate reads every value of its attribute (a leading wildcard, `w`, `t`).
+    static func scans(_ p: SpotlightPredicate) -> Bool {
+        guard case .string(let pattern) = p.value else { return false }
+        return p.modifiers.contains(.tokenized) || p.modifiers.contains(.words) || pattern.parts.first == .wildcard
+    }
+
+    private func driver(_ p: SpotlightPredicate) throws -> SQLFragment? {
+        guard p.op != .notEqual else { return nil }
+        switch SpotlightAttribute(name: p.attribute) {
+        case .text, .property: break
+        default: return nil
+        }
+        let f = try predicate(p)
+        let prefix = "e.rowid IN ("
+        guard f.sql.hasPrefix(prefix), f.sql.hasSuffix(")") else { return nil }
+        return SQLFragment(sql: String(f.sql.dropFirst(prefix.count).dropLast()), arguments: f.arguments)
+    }
 
     func predicate(_ p: SpotlightPredicate) throws -> SQLFragment {
         let attribute = SpotlightAttribute(name: p.attribute)
@@ -75,9 +128,13 @@ struct SpotlightTranslator {
     // MARK: - Text
 
     private func textPredicate(key: String, _ pattern: SpotlightPattern, _ p: SpotlightPredicate) -> SQLFragment {
-        var sql = "SELECT t.entity FROM spotlight_text t WHERE t.attr = ?"
-        var arguments: [SQLValue] = [.text(key)]
         let m = p.modifiers
+        // Forms that read every value of the attribute read the table itself (ordered by attribute, so that slice is
+        // contiguous) rather than seek into it from the index on folded text.
+        let scans = Self.scans(p)
+        let hint = perEntity ? "" : scans ? " NOT INDEXED" : " INDEXED BY spotlight_text_fold"
+        var sql = "SELECT t.entity FROM spotlight_text t\(hint) WHERE \(perEntity ? "t.entity = e.rowid AND " : "")t.attr = ?"
+        var arguments: [SQLValue] = [.text(key)]
         let spec = SQLValue.text(Self.spec(pattern, m))
         if m.contains(.tokenized) {
             if let match = Self.fullTextNarrowing(pattern) {
@@ -133,7 +190,7 @@ struct SpotlightTranslator {
                 sql: "EXISTS (SELECT 1 FROM spotlight_text h WHERE h.entity = e.rowid AND h.attr = ?) AND e.rowid NOT IN (\(sql))",
                 arguments: [.text(key)] + arguments)
         }
-        return SQLFragment(sql: "e.rowid IN (\(sql))", arguments: arguments)
+        return SQLFragment(sql: perEntity ? "EXISTS (\(sql))" : "e.rowid IN (\(sql))", arguments: arguments)
     }
 
     /// A pattern as a GLOB pattern: literal `*`, `?` and `[` in brackets.
@@ -264,13 +321,15 @@ struct SpotlightTranslator {
     private func propertyNumber(_ name: String, _ p: SpotlightPredicate) -> SQLFragment {
         var selects: [String] = [], arguments: [SQLValue] = [], kinds: [String] = []
         let op = Self.operatorSQL(p.op)
+        // Per entity, the unary + keeps SQLite from walking the value index for every entity: the key lookup it is.
+        let owner = perEntity ? "entity = e.rowid AND " : "", num = perEntity ? "+num" : "num"
         if let numbers = comparison(p, date: false) {
-            selects.append("SELECT entity FROM property WHERE name = ? AND num IS NOT NULL AND num \(op) AND kind IN ('number', 'boolean')")
+            selects.append("SELECT entity FROM property WHERE \(owner)name = ? AND num IS NOT NULL AND \(num) \(op) AND kind IN ('number', 'boolean')")
             arguments += [.text(name)] + numbers.map { .real($0) }
             kinds += ["'number'", "'boolean'"]
         }
         if let dates = comparison(p, date: true) {
-            selects.append("SELECT entity FROM property WHERE name = ? AND num IS NOT NULL AND num \(op) AND kind = 'date'")
+            selects.append("SELECT entity FROM property WHERE \(owner)name = ? AND num IS NOT NULL AND \(num) \(op) AND kind = 'date'")
             arguments += [.text(name)] + dates.map { .real($0) }
             kinds.append("'date'")
         }
@@ -281,6 +340,6 @@ struct SpotlightTranslator {
                 sql: "EXISTS (SELECT 1 FROM property h WHERE h.entity = e.rowid AND h.name = ? AND h.kind IN (\(kinds.joined(separator: ", ")))) AND e.rowid NOT IN (\(matching))",
                 arguments: [.text(name)] + arguments)
         }
-        return SQLFragment(sql: "e.rowid IN (\(matching))", arguments: arguments)
+        return SQLFragment(sql: perEntity ? "EXISTS (\(matching))" : "e.rowid IN (\(matching))", arguments: arguments)
     }
 }

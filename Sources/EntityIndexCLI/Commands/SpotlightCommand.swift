@@ -19,7 +19,7 @@ struct SpotlightCommand: Command {
             d (accents), w (words), t (search tokens); numbers; dates as seconds since 2001-01-01 or $time.now,
             .today, .yesterday, .this_week, .this_month, .this_year, .last_week, each with (±n), and
             $time.iso(2026-03-02). $time is evaluated at --now. Attribute names are listed in the README; an
-            attribute no entity has matches nothing. Results come in the order entities were first indexed.
+            attribute no entity has matches nothing. Results come in the order of the index that finds them.
             An invalid query exits with status 1 and names the character where it went wrong.
             """)
 
