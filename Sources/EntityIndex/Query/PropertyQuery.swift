@@ -119,6 +119,7 @@ extension EntityStore {
             // Sorted and limited: walk the first sort key's index in order, checking each entity, and stop at the
             // limit. Entities without that property would sort last; when those are needed, use the general plan.
             if let first = request.sort.first, request.limit != nil {
+                if let driven = try drivenQuery(request, sortInfo: sortInfo[0], limit: limit) { return driven }
                 let filter = try compileFilters(request.filters, type: request.type, mode: request.mode, style: .lookup)
                 let column = sortInfo[0].isNumeric ? "num" : "text"
                 var sql = """
@@ -234,7 +235,7 @@ extension EntityStore {
                            arguments: arguments)
     }
 
-    private func compile(_ filter: PropertyFilter, info: PropertyInfo, style: FilterStyle) throws -> SQLFragment {
+    func compile(_ filter: PropertyFilter, info: PropertyInfo, style: FilterStyle) throws -> SQLFragment {
         let name = filter.property
         func invalid(_ text: String) -> EntityIndexError {
             EntityIndexError(.invalidParams, "filter on \"\(name)\" (\(filter.op.rawValue)): \(text)")
