@@ -11,12 +11,12 @@ PY_TEST_PACKAGES := mcp==2.3.0 python-lsp-jsonrpc==1.1.2 openrpc==11.1.1 jsonsch
 
 all: release
 
-# System libraries: SQLite (FTS5) and ICU, installed when pkg-config cannot find them.
+# System libraries: SQLite (FTS5), ICU and zlib, installed when pkg-config cannot find them.
 deps:
-	@if ! pkg-config --exists sqlite3 icu-uc icu-i18n 2>/dev/null; then \
-		echo "installing libsqlite3-dev libicu-dev pkg-config"; \
+	@if ! pkg-config --exists sqlite3 icu-uc icu-i18n zlib 2>/dev/null; then \
+		echo "installing libsqlite3-dev libicu-dev zlib1g-dev pkg-config"; \
 		SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq libsqlite3-dev libicu-dev pkg-config >/dev/null; \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq libsqlite3-dev libicu-dev zlib1g-dev pkg-config >/dev/null; \
 	fi
 
 build: deps

@@ -8,10 +8,10 @@ let package = Package(
         .library(name: "EntityIndex", targets: ["EntityIndex"]),
     ],
     targets: [
-        // Plain-C shim: SQLite helpers Swift cannot call, and every ICU call (ICU headers never reach Swift).
+        // Plain-C shim: SQLite helpers Swift cannot call, every ICU call (ICU headers never reach Swift), zlib for records.
         .target(
             name: "CEntityIdx",
-            linkerSettings: [.linkedLibrary("sqlite3"), .linkedLibrary("icuuc"), .linkedLibrary("icui18n")]
+            linkerSettings: [.linkedLibrary("sqlite3"), .linkedLibrary("icuuc"), .linkedLibrary("icui18n"), .linkedLibrary("z")]
         ),
         .target(name: "SQLite", dependencies: ["CEntityIdx"]),
         .target(name: "JSON"),

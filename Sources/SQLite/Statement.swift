@@ -6,6 +6,7 @@ public enum SQLValue: Sendable, Equatable {
     case integer(Int64)
     case real(Double)
     case text(String)
+    case blob([UInt8])
 
     public var int: Int64? {
         switch self {
@@ -80,6 +81,8 @@ public final class Statement {
         case .null: rc = sqlite3_bind_null(handle, index)
         case .integer(let v): rc = sqlite3_bind_int64(handle, index, v)
         case .real(let v): rc = sqlite3_bind_double(handle, index, v)
+        case .blob(let v):
+            rc = v.withUnsafeBytes { eidx_sqlite_bind_blob(handle, index, $0.baseAddress, Int32($0.count)) }
         case .text(let v):
             var text = v
             rc = text.withUTF8 { buffer in
@@ -106,6 +109,8 @@ public final class Statement {
     public var columnCount: Int32 { sqlite3_column_count(handle) }
 
     public func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+
+    public func isText(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_TEXT }
 
     public func int(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
 
@@ -141,6 +146,7 @@ public final class Statement {
         case SQLITE_INTEGER: return .integer(int(column))
         case SQLITE_FLOAT: return .real(double(column))
         case SQLITE_NULL: return .null
+        case SQLITE_BLOB: return .blob(bytes(column))
         default: return .text(text(column))
         }
     }

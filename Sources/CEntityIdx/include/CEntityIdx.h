@@ -5,6 +5,7 @@
  * Only plain C types cross this header: ICU headers stay inside icu_shim.c, because importing them beside
  * Foundation breaks the build and ICU's entry points are renaming macros Swift cannot see. */
 
+#include <stddef.h>
 #include <stdint.h>
 #include <sqlite3.h>
 
@@ -20,6 +21,16 @@ void eidx_sqlite_configure(void);
 int eidx_sqlite_register_rank(sqlite3 *db);
 /* Turns defensive mode on (sqlite3_db_config is variadic). */
 int eidx_sqlite_db_defensive(sqlite3 *db, int on);
+
+/* ---- Stored records (zlib raw deflate, level 1) ------------------------------------------------------- */
+
+/* Compresses `length` bytes into `output`; returns the compressed length, or -1 when `capacity` is too small. */
+long eidx_deflate(const uint8_t *input, size_t length, uint8_t *output, size_t capacity);
+/* The output capacity that always suffices for `length` input bytes. */
+size_t eidx_deflate_bound(size_t length);
+/* Decompresses into `output`; returns the length written, or -1 when the input is not one whole deflate stream
+ * that fits in `capacity`. */
+long eidx_inflate(const uint8_t *input, size_t length, uint8_t *output, size_t capacity);
 
 /* ---- ICU text analysis ----------------------------------------------------------------------------------- */
 

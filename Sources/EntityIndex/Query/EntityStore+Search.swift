@@ -70,7 +70,7 @@ extension EntityStore {
         let budget = ResultBudget(limit: maxResultBytes)
         return try ranked.map { c in
             try recordStatement.bind([.integer(c.rowid)])
-            let record = try recordStatement.step() ? try budget.record(recordStatement.text(0)) : JSONObject()
+            let record = try recordStatement.step() ? try budget.record(recordStatement, 0) : JSONObject()
             recordStatement.reset()
             var result = EntityResult(key: c.key, record: record)
             result.score = (c.score * 1000).rounded() / 1000

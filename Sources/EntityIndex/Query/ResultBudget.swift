@@ -11,20 +11,21 @@ final class ResultBudget {
 
     init(limit: Int) { self.limit = limit }
 
-    /// Parses a stored record, charging its size.
-    func record(_ text: String) throws(EntityIndexError) -> JSONObject {
-        bytes += text.utf8.count
+    /// Parses the stored record in a column (`entity.record`), charging the size of its JSON text.
+    func record(_ s: Statement, _ column: Int32) throws(EntityIndexError) -> JSONObject {
+        guard let text = StoredRecord.decode(s.borrowedBytes(column)) else { return JSONObject() }
+        bytes += text.count
         if bytes > limit {
             throw EntityIndexError(
                 .resourceExhausted,
                 "the result holds more than \(limit) bytes of records (\(limit >> 20) MiB, the most one request may return); ask for fewer entities (a smaller limit, a cursor, fewer ids)")
         }
-        return EntityStore.parseRecord(text)
+        return (try? JSONParser().parse(text))?.object ?? JSONObject()
     }
 
     /// Reads an entity from a row whose first columns are type, id and record.
     func entity(_ s: Statement) throws(EntityIndexError) -> EntityResult {
-        EntityResult(key: EntityKey(type: s.text(0), id: s.text(1)), record: try record(s.text(2)))
+        EntityResult(key: EntityKey(type: s.text(0), id: s.text(1)), record: try record(s, 2))
     }
 }
 

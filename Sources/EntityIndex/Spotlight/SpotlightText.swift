@@ -62,9 +62,9 @@ extension EntityStore {
         try db.transaction(.immediate) {
             guard try meta("spotlight_text_version") != current else { return }
             try db.run("DELETE FROM spotlight_text")
-            let rows = try db.rows("SELECT rowid, record FROM entity") { ($0.int(0), $0.text(1)) }
-            for (rowid, text) in rows {
-                guard case .success(let record) = RecordValidator.validate(.object(Self.parseRecord(text)), position: 0) else { continue }
+            let rows = try db.rows("SELECT rowid, record FROM entity") { ($0.int(0), $0.record(1)) }
+            for (rowid, object) in rows {
+                guard case .success(let record) = RecordValidator.validate(.object(object), position: 0) else { continue }
                 try writeSpotlightText(rowid: rowid, rows: SpotlightTextRow.rows(of: record), replacing: false)
             }
             try setMeta("spotlight_text_version", String(Self.spotlightTextVersion))

@@ -112,11 +112,11 @@ public final class Ingestion {
         switch prepared.outcome {
         case .invalid(let problems):
             for problem in problems { reject(problem) }
-        case .valid(let record, let text, let derived):
+        case .valid(let record, let stored, let derived):
             guard problemCount == 0 || skipsInvalid else { return } // nothing will be committed; keep validating only
             do {
                 try begin()
-                try upsert(record, text: text, derived: declarationsChanged ? nil : derived)
+                try upsert(record, stored: stored, derived: declarationsChanged ? nil : derived)
             } catch {
                 throw EntityIndexError.wrap(error, doing: "ingesting record \(prepared.position) (\(record.key))")
             }
@@ -168,7 +168,7 @@ public final class Ingestion {
         }
     }
 
-    private func upsert(_ record: EntityRecord, text: String, derived: PreparedRecord.Derived?) throws {
+    private func upsert(_ record: EntityRecord, stored: SQLValue, derived: PreparedRecord.Derived?) throws {
         let db = store.db
         let now = store.now
         let expires = record.expiresAt ?? EntityStore.defaultExpiry(from: now)
@@ -178,7 +178,7 @@ public final class Ingestion {
         var same = false
         if try existing.step() {
             rowid = existing.int(0)
-            same = existing.text(1) == text
+            same = existing.holds(1, stored)
         }
         existing.reset()
         if reindexPending {
@@ -186,14 +186,16 @@ public final class Ingestion {
         }
 
         if let rowid, same {
-            try db.run("UPDATE entity SET ingested_at = ?, expires_at = ? WHERE rowid = ?",
-                       [.integer(now), .integer(expires), .integer(rowid)])
+            // The record is written again (SQLite rewrites the whole row anyway): one stored as text before records
+            // were compressed takes its compressed form.
+            try db.run("UPDATE entity SET ingested_at = ?, expires_at = ?, record = ? WHERE rowid = ?",
+                       [.integer(now), .integer(expires), stored, .integer(rowid)])
             counts.unchanged += 1
             return
         }
         let derived = derived ?? (writerPreparer ?? preparer).derive(record)
         let values: [SQLValue] = [
-            .text(derived.document.idKey), .text(record.title), .text(text), SQLValue(record.domain),
+            .text(derived.document.idKey), .text(record.title), stored, SQLValue(record.domain),
             SQLValue(record.hidden), SQLValue(record.rankingHint), SQLValue(record.priority), SQLValue(record.lastUsedAt),
             .integer(now), .integer(expires),
         ]

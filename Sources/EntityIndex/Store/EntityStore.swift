@@ -232,13 +232,13 @@ public final class EntityStore {
     /// left to the caller (a full rebuild re-reads every search document at once).
     func rederive(type: String?, updatingIndex: Bool = true) throws {
         let rows = try type.map { t in
-            try db.rows("SELECT rowid, record FROM entity WHERE type = ?", [.text(t)]) { ($0.int(0), $0.text(1)) }
-        } ?? db.rows("SELECT rowid, record FROM entity") { ($0.int(0), $0.text(1)) }
+            try db.rows("SELECT rowid, record FROM entity WHERE type = ?", [.text(t)]) { ($0.int(0), $0.record(1)) }
+        } ?? db.rows("SELECT rowid, record FROM entity") { ($0.int(0), $0.record(1)) }
         let preparer = RecordPreparer(declarations: try allDeclarations(type: type))
         var kinds = Set<PropertyKindKey>()
         var knownTerms = Set<String>()
-        for (rowid, text) in rows {
-            guard case .success(let record) = RecordValidator.validate(.object(Self.parseRecord(text)), position: 0) else { continue }
+        for (rowid, object) in rows {
+            guard case .success(let record) = RecordValidator.validate(.object(object), position: 0) else { continue }
             let derived = preparer.derive(record)
             try db.run("UPDATE entity SET id_key = ? WHERE rowid = ?", [.text(derived.document.idKey), .integer(rowid)])
             try writeSearchDocument(derived.document, rowid: rowid, replacing: true,

@@ -68,19 +68,19 @@ extension Ingestion {
         /// what it finds changed.
         private var stored: Connection?
 
-        private func isStoredUnchanged(_ record: EntityRecord, _ text: String) -> Bool {
+        private func isStoredUnchanged(_ record: EntityRecord, _ value: SQLValue) -> Bool {
             guard let stored, let statement = try? stored.cached("SELECT record FROM entity WHERE type = ? AND id = ?"),
                 (try? statement.bind([.text(record.type), .text(record.id)])) != nil
             else { return false }
             defer { statement.reset() }
-            return (try? statement.step()) == true && statement.text(0) == text
+            return (try? statement.step()) == true && statement.holds(0, value)
         }
 
         /// Validates a record and, unless it is stored unchanged, analyzes it.
         private func prepare(_ value: JSONValue, position: Int, line: Int?) -> PreparedRecord {
             let prepared = preparer.prepare(value, position: position, line: line)
-            guard case .valid(let record, let text, nil) = prepared.outcome, !isStoredUnchanged(record, text) else { return prepared }
-            return PreparedRecord(position: position, line: line, outcome: .valid(record, text: text, derived: preparer.derive(record)))
+            guard case .valid(let record, let stored, nil) = prepared.outcome, !isStoredUnchanged(record, stored) else { return prepared }
+            return PreparedRecord(position: position, line: line, outcome: .valid(record, stored: stored, derived: preparer.derive(record)))
         }
 
         /// Words already handed over: the writer adds each to `vocabulary` once (the ingest commits or rolls back whole).
@@ -89,10 +89,10 @@ extension Ingestion {
         private var handedTerms = Set<String>()
 
         private func keepingNewTerms(_ prepared: PreparedRecord) -> PreparedRecord {
-            guard case .valid(let record, let text, var derived?) = prepared.outcome else { return prepared }
+            guard case .valid(let record, let stored, var derived?) = prepared.outcome else { return prepared }
             derived.terms = derived.terms.filter { handedTerms.insert($0).inserted }
             derived.termsAreNew = true
-            return PreparedRecord(position: prepared.position, line: prepared.line, outcome: .valid(record, text: text, derived: derived))
+            return PreparedRecord(position: prepared.position, line: prepared.line, outcome: .valid(record, stored: stored, derived: derived))
         }
 
         func run() {

@@ -1,3 +1,4 @@
+import SQLite
 import JSON
 
 /// One record made ready for writing, without touching the database: validated, serialized, and (unless it is known
@@ -10,7 +11,7 @@ public struct PreparedRecord: Sendable {
 
     enum Outcome: Sendable {
         case invalid([RecordProblem])
-        case valid(EntityRecord, text: String, derived: Derived?)
+        case valid(EntityRecord, stored: SQLValue, derived: Derived?)
     }
 
     /// What is computed from a valid record for the index.
@@ -69,7 +70,7 @@ public struct RecordPreparer: Sendable {
                     problem: "is \(text.utf8.count) bytes; the maximum is \(RecordLimits.maxRecordBytes)")]))
             }
             return PreparedRecord(position: position, line: line,
-                                  outcome: .valid(record, text: text, derived: nil))
+                                  outcome: .valid(record, stored: StoredRecord.encode(text), derived: nil))
         }
     }
 
