@@ -103,7 +103,7 @@ extension Ingestion {
                 // The writer gave up (an error, a stop signal): stop within a record, not a chunk.
                 if queue.isClosed { return false }
                 chunk.records.append(record)
-                if case .valid(_, let text, _) = record.outcome { chunk.recordBytes += text.utf8.count }
+                if case .valid(_, let stored, _) = record.outcome { chunk.recordBytes += StoredRecord.size(stored) }
                 guard chunk.records.count == Self.chunkSize || chunk.recordBytes >= Self.chunkBytes else { return true }
                 return hand(bytesRead: bytesRead)
             }

@@ -34,6 +34,17 @@ enum StoredRecord {
         }
     }
 
+    /// The length of the JSON text a stored value holds.
+    static func size(_ stored: SQLValue) -> Int {
+        switch stored {
+        case .blob(let b) where b.count >= 5 && b[0] == compressedMarker:
+            return (0..<4).reduce(0) { $0 | Int(b[1 + $1]) << (8 * $1) }
+        case .blob(let b): return b.count
+        case .text(let t): return t.utf8.count
+        default: return 0
+        }
+    }
+
     /// The JSON text of a stored record (bytes of either form); nil when a compressed value is damaged.
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         guard bytes.count >= 5, bytes[0] == compressedMarker else { return Array(bytes) }
