@@ -145,7 +145,6 @@ extension EntityStore {
         throws(EntityIndexError) -> Int
     {
         do {
-            let parser = JSONParser()
             let statement = try db.cached(
                 """
                 SELECT record, expires_at, ingested_at FROM entity WHERE expires_at > ?1 AND (?2 IS NULL OR type = ?2)
@@ -155,7 +154,7 @@ extension EntityStore {
             defer { statement.reset() }
             var count = 0
             while try statement.step() {
-                let value = (try? parser.parse(statement.text(0))) ?? .null
+                let value = JSONValue.object(statement.record(0))
                 guard case .success(let record) = RecordValidator.validate(value, position: 0) else { continue }
                 body(record, statement.int(1), statement.int(2))
                 count += 1
