@@ -207,9 +207,8 @@ struct TopK {
         let titleKey = query.tokens.joined(separator: " ")
         guard let key = DocumentRank.nameKey(titleKey),
             try db.scalar("SELECT 1 FROM name_key WHERE hash = ? AND doc = ?", [.integer(key), .integer(ranked.docid)]) != nil,
-            let text = try db.scalar("SELECT record FROM entity WHERE rowid = ?", [.integer(ranked.rowid)])?.string
+            let record = try db.rows("SELECT record FROM entity WHERE rowid = ?", [.integer(ranked.rowid)], { $0.record(0) }).first
         else { return false }
-        let record = EntityStore.parseRecord(text)
         let names = (record["synonyms"]?.array ?? []) + (record["keywords"]?.array ?? [])
         return names.contains { $0.string.map { TextAnalyzer.tokens($0).map(\.text).joined(separator: " ") } == titleKey }
     }
