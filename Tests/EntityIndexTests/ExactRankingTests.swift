@@ -77,7 +77,7 @@ import Testing
             SELECT e.rowid, e.type, e.id, e.hidden, d.title, d.names, d.subtitle, d.description, d.props, d.ident, d.title_plain,
             e.record, e.ranking_hint, e.priority, e.last_used_at FROM entity e JOIN search_doc d ON d.rowid = e.rowid
             """) { s in
-            let record = TestSupport.json(s.text(11))
+            let record = s.record(11)
             let names = ((record["synonyms"]?.array ?? []) + (record["keywords"]?.array ?? [])).compactMap(\.string).map {
                 TextAnalyzer.tokens($0).map(\.text)
             }

@@ -77,7 +77,7 @@ extension Statement {
 
     /// The record stored in a column of `entity.record`, parsed (an empty object if it cannot be read, which only a
     /// damaged file gives: every stored record was valid JSON when written).
-    func record(_ column: Int32) -> JSONObject {
+    public func record(_ column: Int32) -> JSONObject {
         guard let text = StoredRecord.decode(borrowedBytes(column)) else { return JSONObject() }
         return (try? JSONParser().parse(text))?.object ?? JSONObject()
     }
