@@ -135,7 +135,7 @@ schema: deps
 	sh scripts/gen-openrpc.sh $(DEBUG_BIN)
 
 lint:
-	$(SWIFT) format lint --recursive Sources Tests
+	$(SWIFT) format lint --strict --recursive Sources Tests
 
 # Regenerate the man page and the golden help, completion and man page files after changing a command's help.
 man: build

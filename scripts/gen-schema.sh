@@ -5,6 +5,7 @@
 set -eu
 out=Sources/EntityIndex/Store/Schema+Generated.swift
 {
+  echo "// swift-format-ignore-file"
   echo "// Generated from schema/*.sql by scripts/gen-schema.sh. Do not edit."
   echo "import SQLite"
   echo ""

@@ -36,8 +36,10 @@ public struct EntityIndexError: Error, Sendable, CustomStringConvertible {
     /// For invalid queries: the 1-based character where the problem is.
     public var position: Int?
 
-    public init(_ code: Code, _ message: String, cause: (any Error)? = nil, details: [RecordProblem] = [],
-                position: Int? = nil) {
+    public init(
+        _ code: Code, _ message: String, cause: (any Error)? = nil, details: [RecordProblem] = [],
+        position: Int? = nil
+    ) {
         self.code = code
         self.message = message
         self.cause = cause

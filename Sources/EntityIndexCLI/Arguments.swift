@@ -70,7 +70,8 @@ public struct ParsedArguments: Sendable {
             if optionsEnded || !arg.hasPrefix("--") || arg == "-" {
                 if !optionsEnded, arg.hasPrefix("-"), arg.count > 1, arg != "-" {
                     if arg == "-h" { parsed.flags.insert("help"); continue }
-                    throw UsageError("unknown option \(arg) (use -- before an argument that starts with '-')", usage: spec.usage)
+                    throw UsageError(
+                        "unknown option \(arg) (use -- before an argument that starts with '-')", usage: spec.usage)
                 }
                 parsed.positionals.append(arg)
                 continue
@@ -105,7 +106,9 @@ public struct ParsedArguments: Sendable {
     public func int(_ name: String, range: ClosedRange<Int>, usage: String) throws(UsageError) -> Int? {
         guard let text = value(name) else { return nil }
         guard let v = Int(text), range.contains(v) else {
-            throw UsageError("--\(name) must be an integer from \(range.lowerBound) to \(range.upperBound), got \"\(text)\"", usage: usage)
+            throw UsageError(
+                "--\(name) must be an integer from \(range.lowerBound) to \(range.upperBound), got \"\(text)\"",
+                usage: usage)
         }
         return v
     }

@@ -20,15 +20,20 @@ public final class CommandContext {
     var mayCreateIndex = true
 
     /// The default database: `$ENTITYIDX_DB`, else `entityidx.sqlite` in the working directory.
-    public static var defaultDatabase: String { Platform.environment("ENTITYIDX_DB").flatMap { $0.isEmpty ? nil : $0 } ?? "entityidx.sqlite" }
+    public static var defaultDatabase: String {
+        Platform.environment("ENTITYIDX_DB").flatMap { $0.isEmpty ? nil : $0 } ?? "entityidx.sqlite"
+    }
 
-    public init(arguments: ParsedArguments, output: @escaping (String) -> Void = { Platform.write(1, $0) },
-                errorOutput: @escaping (String) -> Void = { Platform.write(2, $0) }) throws(UsageError) {
+    public init(
+        arguments: ParsedArguments, output: @escaping (String) -> Void = { Platform.write(1, $0) },
+        errorOutput: @escaping (String) -> Void = { Platform.write(2, $0) }
+    ) throws(UsageError) {
         dbPath = arguments.value("db") ?? Self.defaultDatabase
         guard !dbPath.isEmpty else { throw UsageError("--db must be the path of a file, not empty") }
         if let text = arguments.value("now") {
             guard let ms = Timestamp.parse(text) else {
-                throw UsageError("--now must be an ISO-8601 date-time with a zone, such as 2026-03-02T09:00:00Z; got \"\(text)\"")
+                throw UsageError(
+                    "--now must be an ISO-8601 date-time with a zone, such as 2026-03-02T09:00:00Z; got \"\(text)\"")
             }
             fixedNow = ms
         } else {
@@ -45,7 +50,8 @@ public final class CommandContext {
     static func lockTimeout() throws(EntityIndexError) -> Double? {
         guard let text = Platform.environment("ENTITYIDX_LOCK_TIMEOUT"), !text.isEmpty else { return nil }
         guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {
-            throw EntityIndexError(.invalidParams, "ENTITYIDX_LOCK_TIMEOUT must be a number of seconds, got \"\(text)\"")
+            throw EntityIndexError(
+                .invalidParams, "ENTITYIDX_LOCK_TIMEOUT must be a number of seconds, got \"\(text)\"")
         }
         return seconds
     }
@@ -60,14 +66,20 @@ public final class CommandContext {
         }
         let errorOutput = self.errorOutput
         let path = dbPath
-        let onLockWait: ((Double) -> Void)? = stderrIsTerminal ? { waited in
-            errorOutput("\r\u{1B}[K  waiting for the write lock of \(path) (\(Int(waited)) s; Ctrl-C to give up)")
-        } : nil
-        let store = try EntityStore(path: dbPath, now: now(), lockTimeout: try Self.lockTimeout(), onLockWait: onLockWait) { count in
+        let onLockWait: ((Double) -> Void)? =
+            stderrIsTerminal
+            ? { waited in
+                errorOutput("\r\u{1B}[K  waiting for the write lock of \(path) (\(Int(waited)) s; Ctrl-C to give up)")
+            } : nil
+        let store = try EntityStore(
+            path: dbPath, now: now(), lockTimeout: try Self.lockTimeout(), onLockWait: onLockWait
+        ) { count in
             errorOutput("rebuilding the search index of \(count) entities for this version of entityidx…\n")
         }
         if !store.textVersionIsCurrent {
-            errorOutput("warning: \(dbPath) was indexed by another version of entityidx; searches may miss some matches until it is rebuilt (run 'entityidx rebuild'; any write also rebuilds it)\n")
+            errorOutput(
+                "warning: \(dbPath) was indexed by another version of entityidx; searches may miss some matches until it is rebuilt (run 'entityidx rebuild'; any write also rebuilds it)\n"
+            )
         }
         openedStore = store
         return store

@@ -162,20 +162,26 @@ enum Completions {
         text += "complete -c entityidx -f\n"
         text += "complete -c entityidx -s V -l version -d 'print the version'\n"
         for o in globalOptions {
-            text += "complete -c entityidx -l \(o.name)\(o.value ? " -r" : "")\(o.name == "db" ? " -F" : "") -d \(fishQuoted(o.help))\n"
+            text +=
+                "complete -c entityidx -l \(o.name)\(o.value ? " -r" : "")\(o.name == "db" ? " -F" : "") -d \(fishQuoted(o.help))\n"
         }
         for spec in specs {
-            text += "complete -c entityidx -n \"not __fish_seen_subcommand_from \(names)\" -a \(spec.name) -d \(fishQuoted(spec.abstract))\n"
+            text +=
+                "complete -c entityidx -n \"not __fish_seen_subcommand_from \(names)\" -a \(spec.name) -d \(fishQuoted(spec.abstract))\n"
         }
-        text += "complete -c entityidx -n \"not __fish_seen_subcommand_from \(names)\" -a help -d 'Show help for a command'\n"
+        text +=
+            "complete -c entityidx -n \"not __fish_seen_subcommand_from \(names)\" -a help -d 'Show help for a command'\n"
         for spec in specs {
             for o in spec.options.map(option) {
-                text += "complete -c entityidx -n \"__fish_seen_subcommand_from \(spec.name)\" -l \(o.name)\(o.value ? " -r" : "") -d \(fishQuoted(o.help))\n"
+                text +=
+                    "complete -c entityidx -n \"__fish_seen_subcommand_from \(spec.name)\" -l \(o.name)\(o.value ? " -r" : "") -d \(fishQuoted(o.help))\n"
             }
         }
         text += "complete -c entityidx -n \"__fish_seen_subcommand_from ingest\" -F\n"
-        text += "complete -c entityidx -n \"__fish_seen_subcommand_from completions\" -a \"\(Shell.allCases.map(\.rawValue).joined(separator: " "))\"\n"
-        text += "complete -c entityidx -n \"__fish_seen_subcommand_from help\" -a \"\(specs.map(\.name).joined(separator: " "))\"\n"
+        text +=
+            "complete -c entityidx -n \"__fish_seen_subcommand_from completions\" -a \"\(Shell.allCases.map(\.rawValue).joined(separator: " "))\"\n"
+        text +=
+            "complete -c entityidx -n \"__fish_seen_subcommand_from help\" -a \"\(specs.map(\.name).joined(separator: " "))\"\n"
         return text
     }
 }

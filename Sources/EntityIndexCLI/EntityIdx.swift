@@ -37,7 +37,9 @@ public enum EntityIdx {
         text += "       entityidx --version | -V\n\nCommands:\n"
         let width = commands.map { $0.spec.name.count }.max() ?? 0
         for c in commands {
-            text += "  \(c.spec.name)" + String(repeating: " ", count: width - c.spec.name.count + 2) + c.spec.abstract + "\n"
+            text +=
+                "  \(c.spec.name)" + String(repeating: " ", count: width - c.spec.name.count + 2) + c.spec.abstract
+                + "\n"
         }
         text += "  help" + String(repeating: " ", count: width - 2) + "Show help for a command\n"
         text += "\nRun 'entityidx help COMMAND' for a command's options.\n"
@@ -50,13 +52,17 @@ public enum EntityIdx {
     /// `unknown command "serch"; did you mean "search"?`
     static func unknownCommand(_ name: String) -> UsageError {
         var message = "unknown command \"\(name)\""
-        if let near = Suggestion.closest(to: name, in: commands.map { $0.spec.name } + ["help"]) { message += "; did you mean \"\(near)\"?" }
+        if let near = Suggestion.closest(to: name, in: commands.map { $0.spec.name } + ["help"]) {
+            message += "; did you mean \"\(near)\"?"
+        }
         return UsageError(message, usage: "entityidx COMMAND [ARGS…] (run 'entityidx help' for the commands)")
     }
 
     /// Runs the command line; returns the exit status.
-    public static func main(_ arguments: [String], output: @escaping (String) -> Void = { Platform.write(1, $0) },
-                            errorOutput: @escaping (String) -> Void = { Platform.write(2, $0) }) -> Int32 {
+    public static func main(
+        _ arguments: [String], output: @escaping (String) -> Void = { Platform.write(1, $0) },
+        errorOutput: @escaping (String) -> Void = { Platform.write(2, $0) }
+    ) -> Int32 {
         // `--json` before `--` asks for errors as JSON too.
         let json = arguments.prefix { $0 != "--" }.contains("--json")
         func fail(_ error: UsageError) -> Int32 {
@@ -117,7 +123,8 @@ public enum EntityIdx {
             errorOutput(json ? JSONWriter.string(error.json) + "\n" : "error: \(error.message)\n")
             return 1
         } catch {
-            errorOutput(json ? JSONWriter.string(EntityIndexError(.storage, "\(error)").json) + "\n" : "error: \(error)\n")
+            errorOutput(
+                json ? JSONWriter.string(EntityIndexError(.storage, "\(error)").json) + "\n" : "error: \(error)\n")
             return 1
         }
     }
@@ -128,7 +135,8 @@ extension UsageError {
     var json: JSONValue {
         var data = JSONObject([("code", "usage_error")])
         if let usage { data["usage"] = .string(usage) }
-        return .object(JSONObject([("code", JSONValue(-32602)), ("message", .string(message)), ("data", .object(data))]))
+        return .object(
+            JSONObject([("code", JSONValue(-32602)), ("message", .string(message)), ("data", .object(data))]))
     }
 }
 
@@ -159,7 +167,9 @@ enum Suggestion {
             for j in 1...b.count {
                 let cost = a[i - 1] == b[j - 1] ? 0 : 1
                 d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
-                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1) }
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
+                }
             }
         }
         return d[a.count][b.count]

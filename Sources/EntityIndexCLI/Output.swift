@@ -5,8 +5,10 @@ import JSON
 enum Output {
     /// Prints entities as `type/id  title  subtitle` rows, with extra columns between title and subtitle.
     /// With a `header`, its cells head the columns (numbered rows get an empty cell before them).
-    static func entities(_ items: [EntityResult], in context: CommandContext, numbered: Bool = false, header: [String]? = nil,
-                         extra: (EntityResult) -> [String] = { _ in [] }) {
+    static func entities(
+        _ items: [EntityResult], in context: CommandContext, numbered: Bool = false, header: [String]? = nil,
+        extra: (EntityResult) -> [String] = { _ in [] }
+    ) {
         if items.isEmpty {
             if context.stderrIsTerminal { context.printError("no entities") }
             return
@@ -42,7 +44,8 @@ enum Output {
     static func width(_ s: String) -> Int {
         s.unicodeScalars.reduce(0) { n, u in
             let v = u.value
-            let wide = (0x1100...0x115F).contains(v) || (0x2E80...0xA4CF).contains(v) || (0xAC00...0xD7A3).contains(v)
+            let wide =
+                (0x1100...0x115F).contains(v) || (0x2E80...0xA4CF).contains(v) || (0xAC00...0xD7A3).contains(v)
                 || (0xF900...0xFAFF).contains(v) || (0xFE30...0xFE4F).contains(v) || (0xFF00...0xFF60).contains(v)
                 || (0xFFE0...0xFFE6).contains(v) || (0x20000...0x3FFFD).contains(v)
             if u.properties.generalCategory == .nonspacingMark { return n }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The one place that talks to the operating system: streams, environment, terminals, the clock.

@@ -22,7 +22,11 @@ extension Array where Element == EntityResult {
 
 extension Highlight {
     public var json: JSONValue {
-        .object(JSONObject([("field", .string(field)), ("start", JSONValue(start)), ("end", JSONValue(end)), ("text", .string(text))]))
+        .object(
+            JSONObject([
+                ("field", .string(field)), ("start", JSONValue(start)), ("end", JSONValue(end)),
+                ("text", .string(text)),
+            ]))
     }
 }
 
@@ -39,7 +43,9 @@ extension IngestCounts {
     /// The ingest's result; one that skips invalid records also gives how many it skipped and their problems,
     /// located as in an invalid-record error's `data.records`.
     public var json: JSONValue {
-        var o = JSONObject([("inserted", JSONValue(inserted)), ("updated", JSONValue(updated)), ("unchanged", JSONValue(unchanged))])
+        var o = JSONObject([
+            ("inserted", JSONValue(inserted)), ("updated", JSONValue(updated)), ("unchanged", JSONValue(unchanged)),
+        ])
         if skipsInvalid {
             o["skipped"] = JSONValue(skipped)
             o["problems"] = .array(problems.map(\.json))
@@ -67,9 +73,11 @@ extension PendingReindex {
         if let type { o["type"] = .string(type) }
         if let ids { o["ids"] = .array(ids.map { .string($0) }) }
         o["createdAt"] = .string(Timestamp.format(createdAt))
-        o["outstanding"] = .array(outstanding.map { key in
-            type != nil ? .string(key.id) : .object(JSONObject([("type", .string(key.type)), ("id", .string(key.id))]))
-        })
+        o["outstanding"] = .array(
+            outstanding.map { key in
+                type != nil
+                    ? .string(key.id) : .object(JSONObject([("type", .string(key.type)), ("id", .string(key.id))]))
+            })
         return .object(o)
     }
 }
@@ -114,8 +122,10 @@ extension Stats {
 extension EntityIndexError {
     /// The JSON-RPC error object: `{"code": …, "message": …, "data": {"code": …, "records"?: […]}}`.
     public var json: JSONValue {
-        .object(JSONObject([
-            ("code", JSONValue(isInvalidInput ? -32602 : -32000)), ("message", .string(message)), ("data", PipeServer.errorData(self)),
-        ]))
+        .object(
+            JSONObject([
+                ("code", JSONValue(isInvalidInput ? -32602 : -32000)), ("message", .string(message)),
+                ("data", PipeServer.errorData(self)),
+            ]))
     }
 }

@@ -139,7 +139,9 @@ public struct DeclarationsMethod: PipeMethod {
     public static let parameters: [String] = []
     public init() {}
     public init(params: Params) {}
-    public func run(on store: EntityStore) throws(EntityIndexError) -> [TypeDeclarations] { try store.allDeclarations() }
+    public func run(on store: EntityStore) throws(EntityIndexError) -> [TypeDeclarations] {
+        try store.allDeclarations()
+    }
     public static func encode(_ result: [TypeDeclarations]) -> JSONValue {
         ["types": .object(JSONObject(result.map { ($0.type, .array($0.properties.map(\.json))) }))]
     }

@@ -7,8 +7,9 @@ extension SpotlightRequest: PipeMethod {
     public static let method = Method.spotlight
     public static let parameters = ["query", "type", "limit", "fetchAttributes"]
     public init(params p: Params) throws(EntityIndexError) {
-        self.init(query: try p.requiredString("query"), type: try p.type(required: false),
-                  limit: try p.limit(default: Self.defaultLimit), fetchAttributes: try p.strings("fetchAttributes"))
+        self.init(
+            query: try p.requiredString("query"), type: try p.type(required: false),
+            limit: try p.limit(default: Self.defaultLimit), fetchAttributes: try p.strings("fetchAttributes"))
     }
     public func validate() throws(EntityIndexError) {
         try check(type: type)
@@ -24,9 +25,11 @@ extension UserQueryRequest: PipeMethod {
     public static let method = Method.userQuery
     public static let parameters = ["query", "maxItems", "maxSuggestions"]
     public init(params p: Params) throws(EntityIndexError) {
-        self.init(query: try p.requiredString("query"),
-                  maxItems: try p.int("maxItems", range: 0...EntityStore.maxResults) ?? Self.defaultMaxItems,
-                  maxSuggestions: try p.int("maxSuggestions", range: 0...Self.maxSuggestionsLimit) ?? Self.defaultMaxSuggestions)
+        self.init(
+            query: try p.requiredString("query"),
+            maxItems: try p.int("maxItems", range: 0...EntityStore.maxResults) ?? Self.defaultMaxItems,
+            maxSuggestions: try p.int("maxSuggestions", range: 0...Self.maxSuggestionsLimit)
+                ?? Self.defaultMaxSuggestions)
     }
     public func run(on store: EntityStore) throws(EntityIndexError) -> UserQueryResult { try store.userQuery(self) }
     public static func encode(_ result: UserQueryResult) -> JSONValue {
@@ -37,9 +40,13 @@ extension UserQueryRequest: PipeMethod {
 extension UserQuerySuggestion {
     /// `{"text": …, "matchedRanges": [{"start": s, "end": e}]}`, UTF-16 offsets as in search highlights.
     public var json: JSONValue {
-        .object(JSONObject([
-            ("text", .string(text)),
-            ("matchedRanges", .array(matchedRanges.map { ["start": JSONValue($0.lowerBound), "end": JSONValue($0.upperBound)] })),
-        ]))
+        .object(
+            JSONObject([
+                ("text", .string(text)),
+                (
+                    "matchedRanges",
+                    .array(matchedRanges.map { ["start": JSONValue($0.lowerBound), "end": JSONValue($0.upperBound)] })
+                ),
+            ]))
     }
 }

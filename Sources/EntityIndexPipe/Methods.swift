@@ -25,7 +25,9 @@ extension GetRequest: PipeMethod {
         self.init(type: type, ids: ids)
     }
     public func validate() throws(EntityIndexError) { try check(type: type) }
-    public func run(on store: EntityStore) throws(EntityIndexError) -> [EntityResult] { try store.get(type: type, ids: ids) }
+    public func run(on store: EntityStore) throws(EntityIndexError) -> [EntityResult] {
+        try store.get(type: type, ids: ids)
+    }
     public static func encode(_ result: [EntityResult]) -> JSONValue { result.entitiesJSON }
 }
 
@@ -33,8 +35,10 @@ extension SearchRequest: PipeMethod {
     public static let method = Method.search
     public static let parameters = ["query", "type", "limit", "filters", "explain", "highlight"]
     public init(params p: Params) throws(EntityIndexError) {
-        self.init(query: try p.requiredString("query"), type: try p.type(required: false), limit: try p.limit(default: 20),
-                  filters: try p.filters(), explain: try p.bool("explain") ?? false, highlight: try p.bool("highlight") ?? false)
+        self.init(
+            query: try p.requiredString("query"), type: try p.type(required: false), limit: try p.limit(default: 20),
+            filters: try p.filters(), explain: try p.bool("explain") ?? false,
+            highlight: try p.bool("highlight") ?? false)
     }
     public func validate() throws(EntityIndexError) { try check(type: type) }
     public func run(on store: EntityStore) throws(EntityIndexError) -> [EntityResult] { try store.search(self) }
@@ -47,7 +51,9 @@ extension CompleteRequest: PipeMethod {
     public init(params p: Params) throws(EntityIndexError) {
         self.init(prefix: try p.requiredString("prefix"), limit: try p.limit(default: Self.defaultLimit))
     }
-    public func run(on store: EntityStore) throws(EntityIndexError) -> [Completion] { try store.complete(prefix, limit: limit) }
+    public func run(on store: EntityStore) throws(EntityIndexError) -> [Completion] {
+        try store.complete(prefix, limit: limit)
+    }
     public static func encode(_ result: [Completion]) -> JSONValue {
         ["completions": .array(result.map { ["term": .string($0.term), "documents": JSONValue($0.documents)] })]
     }
@@ -60,7 +66,9 @@ extension SuggestRequest: PipeMethod {
         self.init(type: try p.type(required: false), limit: try p.limit(default: Self.defaultLimit))
     }
     public func validate() throws(EntityIndexError) { try check(type: type) }
-    public func run(on store: EntityStore) throws(EntityIndexError) -> [EntityResult] { try store.suggest(type: type, limit: limit) }
+    public func run(on store: EntityStore) throws(EntityIndexError) -> [EntityResult] {
+        try store.suggest(type: type, limit: limit)
+    }
     public static func encode(_ result: [EntityResult]) -> JSONValue { result.entitiesJSON }
 }
 
@@ -68,7 +76,8 @@ extension AllRequest: PipeMethod {
     public static let method = Method.all
     public static let parameters = ["type", "limit", "cursor"]
     public init(params p: Params) throws(EntityIndexError) {
-        self.init(type: try p.requiredType(), limit: try p.limit(default: Self.defaultLimit), cursor: try p.string("cursor"))
+        self.init(
+            type: try p.requiredType(), limit: try p.limit(default: Self.defaultLimit), cursor: try p.string("cursor"))
     }
     public func validate() throws(EntityIndexError) { try check(type: type) }
     public func run(on store: EntityStore) throws(EntityIndexError) -> EntityPage {
@@ -83,8 +92,9 @@ extension PropertyQueryRequest: PipeMethod {
     public init(params p: Params) throws(EntityIndexError) {
         let modeName = try p.string("mode") ?? "and"
         guard let mode = Mode(rawValue: modeName) else { throw p.fail("mode", "must be \"and\" or \"or\"") }
-        self.init(type: try p.requiredType(), filters: try p.filters(), mode: mode, sort: try p.sort(),
-                  limit: try p.int("limit", range: 0...EntityStore.maxResults), cursor: try p.string("cursor"))
+        self.init(
+            type: try p.requiredType(), filters: try p.filters(), mode: mode, sort: try p.sort(),
+            limit: try p.int("limit", range: 0...EntityStore.maxResults), cursor: try p.string("cursor"))
     }
     public func validate() throws(EntityIndexError) { try check(type: type) }
     /// The results, and a `nextCursor` when they were cut at the per-request maximum.
@@ -97,7 +107,9 @@ extension RelatedRequest: PipeMethod {
     public static let parameters = ["type", "id", "direction"]
     public init(params p: Params) throws(EntityIndexError) {
         let name = try p.string("direction") ?? "out"
-        guard let direction = RelatedDirection(rawValue: name) else { throw p.fail("direction", "must be \"out\", \"in\" or \"both\"") }
+        guard let direction = RelatedDirection(rawValue: name) else {
+            throw p.fail("direction", "must be \"out\", \"in\" or \"both\"")
+        }
         self.init(type: try p.requiredType(), id: try p.requiredId("id"), direction: direction)
     }
     public func validate() throws(EntityIndexError) { try check(type: type) }
@@ -111,8 +123,9 @@ extension DeleteRequest: PipeMethod {
     public static let method = Method.delete
     public static let parameters = ["type", "ids", "domains", "all"]
     public init(params p: Params) throws(EntityIndexError) {
-        self.init(type: try p.type(required: false), ids: try p.ids("ids") ?? [], domains: try p.strings("domains") ?? [],
-                  all: try p.bool("all") ?? false)
+        self.init(
+            type: try p.type(required: false), ids: try p.ids("ids") ?? [], domains: try p.strings("domains") ?? [],
+            all: try p.bool("all") ?? false)
     }
     public func validate() throws(EntityIndexError) { try check(type: type) }
     public func run(on store: EntityStore) throws(EntityIndexError) -> Int { try store.delete(self) }
@@ -153,7 +166,9 @@ extension ReindexRequest: PipeMethod {
     }
     public func validate() throws(EntityIndexError) { try check(type: type) }
     /// The new request's id.
-    public func run(on store: EntityStore) throws(EntityIndexError) -> Int64 { try store.requestReindex(type: type, ids: ids) }
+    public func run(on store: EntityStore) throws(EntityIndexError) -> Int64 {
+        try store.requestReindex(type: type, ids: ids)
+    }
     public static func encode(_ result: Int64) -> JSONValue { ["requestId": .number(JSONNumber(result))] }
 }
 
@@ -177,9 +192,14 @@ extension DeclareRequest: PipeMethod {
     public func validate() throws(EntityIndexError) {
         try check(type: type)
         for (i, d) in properties.enumerated() {
-            if d.name.isEmpty { throw invalid("properties[\(i)]", "must be an object {name, kind, sortable?, indexingKey?}") }
-            if let key = d.indexingKey, key.isEmpty || !key.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) {
-                throw invalid("properties[\(i)].indexingKey", "must be an attribute name of ASCII letters, digits and '_'")
+            if d.name.isEmpty {
+                throw invalid("properties[\(i)]", "must be an object {name, kind, sortable?, indexingKey?}")
+            }
+            if let key = d.indexingKey,
+                key.isEmpty || !key.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") })
+            {
+                throw invalid(
+                    "properties[\(i)].indexingKey", "must be an attribute name of ASCII letters, digits and '_'")
             }
         }
     }

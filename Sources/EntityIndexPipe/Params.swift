@@ -109,7 +109,9 @@ public struct Params {
         case nil, .null?: return nil
         case .number(let n)?:
             guard n.isIntegerLiteral, let v = Int(n.text) else { throw fail(name, "must be an integer, got \(n.text)") }
-            guard range.contains(v) else { throw fail(name, "must be from \(range.lowerBound) to \(range.upperBound), got \(v)") }
+            guard range.contains(v) else {
+                throw fail(name, "must be from \(range.lowerBound) to \(range.upperBound), got \(v)")
+            }
             return v
         case let other?: throw fail(name, "must be an integer, got \(other.typeName)")
         }
@@ -136,7 +138,9 @@ public struct Params {
             for key in f.keys where !["property", "op", "value"].contains(key) {
                 throw fail("\(name).\(key)", "is not allowed (only property, op and value)")
             }
-            guard let property = f["property"]?.string, !property.isEmpty else { throw fail("\(name).property", "must be a property name") }
+            guard let property = f["property"]?.string, !property.isEmpty else {
+                throw fail("\(name).property", "must be a property name")
+            }
             let ops = PropertyFilter.Op.allCases.map(\.rawValue).joined(separator: " ")
             guard let opName = f["op"]?.string, let op = PropertyFilter.Op(rawValue: opName) else {
                 throw fail("\(name).op", "must be one of: \(ops)")
@@ -155,7 +159,9 @@ public struct Params {
             guard case .object(let s) = item, let property = s["property"]?.string else {
                 throw fail(name, "must be an object {property, order}")
             }
-            for key in s.keys where key != "property" && key != "order" { throw fail("\(name).\(key)", "is not allowed") }
+            for key in s.keys where key != "property" && key != "order" {
+                throw fail("\(name).\(key)", "is not allowed")
+            }
             let order = s["order"]?.string ?? "asc"
             guard order == "asc" || order == "desc" else { throw fail("\(name).order", "must be \"asc\" or \"desc\"") }
             result.append(PropertySort(property: property, descending: order == "desc"))
@@ -179,8 +185,10 @@ public struct Params {
             guard let kindName = o["kind"]?.string, let kind = PropertyDeclaration.Kind(rawValue: kindName) else {
                 throw fail("\(name).kind", "must be one of: \(kinds)")
             }
-            result.append(PropertyDeclaration(name: property, kind: kind, sortable: o["sortable"]?.bool ?? true,
-                                              indexingKey: o["indexingKey"]?.string))
+            result.append(
+                PropertyDeclaration(
+                    name: property, kind: kind, sortable: o["sortable"]?.bool ?? true,
+                    indexingKey: o["indexingKey"]?.string))
         }
         return result
     }

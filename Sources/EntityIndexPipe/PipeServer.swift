@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CEntityIdx
 import EntityIndex
 import JSON
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The JSON-RPC 2.0 pipe: requests in, responses out in the same framing, in order.
 ///
@@ -29,8 +30,10 @@ public final class PipeServer {
     let maxLineBytes: Int
     let maxResponseBytes: Int
 
-    public init(handler: RequestHandler, input: Int32 = 0, output: Int32 = 1, maxLineBytes: Int = defaultMaxLineBytes,
-                maxResponseBytes: Int = defaultMaxResponseBytes) {
+    public init(
+        handler: RequestHandler, input: Int32 = 0, output: Int32 = 1, maxLineBytes: Int = defaultMaxLineBytes,
+        maxResponseBytes: Int = defaultMaxResponseBytes
+    ) {
         self.handler = handler
         self.maxResponseBytes = maxResponseBytes
         self.maxLineBytes = maxLineBytes
@@ -56,9 +59,13 @@ public final class PipeServer {
                 continue
             case .tooLong:
                 let what = reader.framing == .headers ? "request" : "request line"
-                response = Self.encode(Self.error(id: .null, code: -32600, "\(what) longer than \(maxLineBytes) bytes", data: "request_too_large"))
+                response = Self.encode(
+                    Self.error(
+                        id: .null, code: -32600, "\(what) longer than \(maxLineBytes) bytes", data: "request_too_large")
+                )
             case .badHeader(let problem):
-                response = Self.encode(Self.error(id: .null, code: -32700, "parse error: \(problem)", data: "parse_error"))
+                response = Self.encode(
+                    Self.error(id: .null, code: -32700, "parse error: \(problem)", data: "parse_error"))
             case .message(let bytes):
                 guard let answer = respond(line: bytes) else { continue }
                 response = answer
@@ -92,7 +99,10 @@ public final class PipeServer {
             store.maxResultBytes = min(recordBudget, maxResponseBytes)
             return handle(request: value).map { encode($0, within: maxResponseBytes) }
         }
-        if items.isEmpty { return Self.encode(Self.error(id: .null, code: -32600, "an empty batch is not a valid request", data: "invalid_request")) }
+        if items.isEmpty {
+            return Self.encode(
+                Self.error(id: .null, code: -32600, "an empty batch is not a valid request", data: "invalid_request"))
+        }
         var bytes: [UInt8] = [0x5B]
         var answered = 0
         for item in items {
@@ -113,10 +123,11 @@ public final class PipeServer {
         let bytes = Self.encode(response)
         guard bytes.count > limit else { return bytes }
         let size = bytes.count
-        return Self.encode(Self.error(
-            id: response["id"] ?? .null, code: -32000,
-            "the response is \(size) bytes, more than the \(max(0, limit)) left of the \(maxResponseBytes) a response line may take; ask for fewer entities (limit, cursor, fewer ids) or split the batch",
-            data: EntityIndexError.Code.resourceExhausted.rawValue))
+        return Self.encode(
+            Self.error(
+                id: response["id"] ?? .null, code: -32000,
+                "the response is \(size) bytes, more than the \(max(0, limit)) left of the \(maxResponseBytes) a response line may take; ask for fewer entities (limit, cursor, fewer ids) or split the batch",
+                data: EntityIndexError.Code.resourceExhausted.rawValue))
     }
 
     static func encode(_ response: JSONValue) -> [UInt8] {
@@ -128,14 +139,17 @@ public final class PipeServer {
     /// Answers one request object; nil for a notification.
     func handle(request value: JSONValue) -> JSONValue? {
         guard case .object(let request) = value else {
-            return Self.error(id: .null, code: -32600, "a request must be an object, got \(value.typeName)", data: "invalid_request")
+            return Self.error(
+                id: .null, code: -32600, "a request must be an object, got \(value.typeName)", data: "invalid_request")
         }
         var id: JSONValue = .null
         let isNotification = request["id"] == nil
         switch request["id"] {
         case nil, .null?, .string?, .number?: id = request["id"] ?? .null
         case let other?:
-            return Self.error(id: .null, code: -32600, "\"id\" must be a string, a number or null, got \(other.typeName)", data: "invalid_request")
+            return Self.error(
+                id: .null, code: -32600, "\"id\" must be a string, a number or null, got \(other.typeName)",
+                data: "invalid_request")
         }
         guard request["jsonrpc"] == .string("2.0") else {
             return Self.error(id: id, code: -32600, "\"jsonrpc\" must be \"2.0\"", data: "invalid_request")
@@ -144,7 +158,12 @@ public final class PipeServer {
             return Self.error(id: id, code: -32600, "\"method\" must be a string", data: "invalid_request")
         }
         guard let known = Method(rawValue: method) else {
-            return isNotification ? nil : Self.error(id: id, code: -32601, "unknown method \"\(method)\" (methods: \(Method.names.joined(separator: ", ")))", data: "method_not_found")
+            return isNotification
+                ? nil
+                : Self.error(
+                    id: id, code: -32601,
+                    "unknown method \"\(method)\" (methods: \(Method.names.joined(separator: ", ")))",
+                    data: "method_not_found")
         }
         let response: JSONValue
         do {
@@ -157,10 +176,17 @@ public final class PipeServer {
     }
 
     static func error(id: JSONValue, code: Int, _ message: String, data: String) -> JSONValue {
-        .object(JSONObject([
-            ("jsonrpc", "2.0"), ("id", id),
-            ("error", .object(JSONObject([("code", JSONValue(code)), ("message", .string(message)), ("data", ["code": .string(data)])]))),
-        ]))
+        .object(
+            JSONObject([
+                ("jsonrpc", "2.0"), ("id", id),
+                (
+                    "error",
+                    .object(
+                        JSONObject([
+                            ("code", JSONValue(code)), ("message", .string(message)), ("data", ["code": .string(data)]),
+                        ]))
+                ),
+            ]))
     }
 
     static func error(id: JSONValue, _ error: EntityIndexError) -> JSONValue {

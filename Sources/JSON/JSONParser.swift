@@ -165,7 +165,9 @@ private struct Reader {
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
             guard index < bytes.count, isDigit(bytes[index]) else { throw fail("invalid number") }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
@@ -186,7 +188,9 @@ private struct Reader {
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
                 index += 1
-                guard let text = String(validating: slice, as: UTF8.self) else { throw fail("invalid UTF-8", at: start) }
+                guard let text = String(validating: slice, as: UTF8.self) else {
+                    throw fail("invalid UTF-8", at: start)
+                }
                 return text
             }
             if byte == UInt8(ascii: "\\") { break }
@@ -199,7 +203,9 @@ private struct Reader {
             switch byte {
             case UInt8(ascii: "\""):
                 index += 1
-                guard let text = String(validating: buffer, as: UTF8.self) else { throw fail("invalid UTF-8", at: start) }
+                guard let text = String(validating: buffer, as: UTF8.self) else {
+                    throw fail("invalid UTF-8", at: start)
+                }
                 return text
             case UInt8(ascii: "\\"):
                 index += 1

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Splits a stream of records into single JSON values without reading it all into memory.
@@ -83,7 +83,7 @@ public final class JSONStreamReader {
             case .start:
                 skipWhitespace()
                 guard let byte = peekByte() else { state = .done; format = format ?? .ndjson; return nil }
-                if byte == 0xEF { // a UTF-8 byte order mark
+                if byte == 0xEF {  // a UTF-8 byte order mark
                     chunkIndex += 1
                     guard peekByte() == 0xBB else { throw Failure(line: line, message: "invalid UTF-8") }
                     chunkIndex += 1
@@ -103,14 +103,18 @@ public final class JSONStreamReader {
                 }
             case .arrayBeforeElement:
                 skipWhitespace()
-                guard let byte = peekByte() else { throw Failure(line: line, message: "unexpected end of input inside the array") }
+                guard let byte = peekByte() else {
+                    throw Failure(line: line, message: "unexpected end of input inside the array")
+                }
                 if byte == UInt8(ascii: "]") || byte == UInt8(ascii: ",") {
                     throw Failure(line: line, message: "expected a value in the array")
                 }
                 return try arrayElement()
             case .arrayAfterElement:
                 skipWhitespace()
-                guard let byte = peekByte() else { throw Failure(line: line, message: "unexpected end of input: the array is not closed") }
+                guard let byte = peekByte() else {
+                    throw Failure(line: line, message: "unexpected end of input: the array is not closed")
+                }
                 chunkIndex += 1
                 if byte == UInt8(ascii: ",") { state = .arrayBeforeElement; continue }
                 if byte == UInt8(ascii: "]") { state = .arrayDone; continue }
@@ -143,7 +147,13 @@ public final class JSONStreamReader {
                 let byte = chunk[i]
                 if byte == 0x0A { line += 1 }
                 if inString {
-                    if escaped { escaped = false } else if byte == 0x5C { escaped = true } else if byte == 0x22 { inString = false }
+                    if escaped {
+                        escaped = false
+                    } else if byte == 0x5C {
+                        escaped = true
+                    } else if byte == 0x22 {
+                        inString = false
+                    }
                 } else {
                     switch byte {
                     case 0x22: inString = true

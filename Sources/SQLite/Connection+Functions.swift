@@ -11,7 +11,8 @@ extension Connection {
     ///
     /// Defining a function expires every prepared statement of the connection, so a second call with the same name
     /// does nothing. NULL arguments reach `body` as empty strings. https://sqlite.org/c3ref/create_function.html
-    public func definePredicate(_ name: String, arity: Int32, _ body: @escaping ([String]) -> Bool) throws(SQLiteError) {
+    public func definePredicate(_ name: String, arity: Int32, _ body: @escaping ([String]) -> Bool) throws(SQLiteError)
+    {
         guard !definedFunctions.contains(name) else { return }
         let box = Unmanaged.passRetained(PredicateBox(body)).toOpaque()
         let rc = sqlite3_create_function_v2(
@@ -24,7 +25,8 @@ extension Connection {
                     let value = values![k]
                     if let text = sqlite3_value_text(value) {
                         let length = Int(sqlite3_value_bytes(value))
-                        arguments.append(String(decoding: UnsafeBufferPointer(start: text, count: length), as: UTF8.self))
+                        arguments.append(
+                            String(decoding: UnsafeBufferPointer(start: text, count: length), as: UTF8.self))
                     } else {
                         arguments.append("")
                     }

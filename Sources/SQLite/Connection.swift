@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CEntityIdx
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// One SQLite connection: the handle, a statement cache and transactions.
 ///
@@ -32,11 +33,12 @@ public final class Connection: @unchecked Sendable {
     public init(path: String, mode: Mode = .readWrite) throws(SQLiteError) {
         eidx_sqlite_configure()
         var db: OpaquePointer?
-        let flags: Int32 = switch mode {
-        case .readWrite: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-        case .readOnly: SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
-        case .immutable: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX
-        }
+        let flags: Int32 =
+            switch mode {
+            case .readWrite: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+            case .readOnly: SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
+            case .immutable: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX
+            }
         let rc = sqlite3_open_v2(path, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
@@ -52,9 +54,11 @@ public final class Connection: @unchecked Sendable {
         // A stop signal (SIGINT/SIGTERM) interrupts a running statement within a few thousand VM steps
         // (https://sqlite.org/c3ref/progress_handler.html): it then fails with SQLITE_INTERRUPT.
         sqlite3_progress_handler(db, 1000, { _ in eidx_stop_signal() != 0 ? 1 : 0 }, nil)
-        sqlite3_busy_handler(db, { context, count in
-            Unmanaged<LockWait>.fromOpaque(context!).takeUnretainedValue().shouldRetry(count) ? 1 : 0
-        }, Unmanaged.passUnretained(lockWait).toOpaque())
+        sqlite3_busy_handler(
+            db,
+            { context, count in
+                Unmanaged<LockWait>.fromOpaque(context!).takeUnretainedValue().shouldRetry(count) ? 1 : 0
+            }, Unmanaged.passUnretained(lockWait).toOpaque())
     }
 
     /// Registers entityidx's FTS5 auxiliary function `eidx_rank` (how each match's words matched, from its phrase

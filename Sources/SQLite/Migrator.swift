@@ -29,8 +29,9 @@ public struct Migrator: Sendable {
 
     /// The highest migration recorded in the database (0 for a new one).
     public func appliedVersion(_ db: Connection) throws -> Int {
-        let exists = try db.scalar(
-            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'")?.int ?? 0
+        let exists =
+            try db.scalar(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'")?.int ?? 0
         guard exists > 0 else { return 0 }
         return Int(try db.scalar("SELECT coalesce(max(version), 0) FROM schema_migrations")?.int ?? 0)
     }

@@ -51,7 +51,8 @@ public final class Statement {
         var statement: OpaquePointer?
         let rc = sqlite3_prepare_v3(connection.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
         guard rc == SQLITE_OK, let statement else {
-            throw SQLiteError(code: sqlite3_extended_errcode(connection.handle), message: connection.lastMessage, sql: sql)
+            throw SQLiteError(
+                code: sqlite3_extended_errcode(connection.handle), message: connection.lastMessage, sql: sql)
         }
         self.handle = statement
         self.connection = connection
@@ -99,7 +100,8 @@ public final class Statement {
         let rc = sqlite3_step(handle)
         if rc == SQLITE_ROW { return true }
         if rc == SQLITE_DONE { return false }
-        let error = SQLiteError(code: sqlite3_extended_errcode(connection.handle), message: connection.lastMessage, sql: sql)
+        let error = SQLiteError(
+            code: sqlite3_extended_errcode(connection.handle), message: connection.lastMessage, sql: sql)
         sqlite3_reset(handle)
         throw error
     }
@@ -132,7 +134,9 @@ public final class Statement {
 
     /// The bytes of a text or blob column, borrowed: valid only until the statement steps, resets or is finalized.
     public func borrowedBytes(_ column: Int32) -> UnsafeBufferPointer<UInt8> {
-        guard let pointer = sqlite3_column_blob(handle, column) else { return UnsafeBufferPointer(start: nil, count: 0) }
+        guard let pointer = sqlite3_column_blob(handle, column) else {
+            return UnsafeBufferPointer(start: nil, count: 0)
+        }
         let count = Int(sqlite3_column_bytes(handle, column))
         return UnsafeBufferPointer(start: pointer.assumingMemoryBound(to: UInt8.self), count: count)
     }

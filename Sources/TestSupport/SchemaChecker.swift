@@ -36,15 +36,21 @@ public struct SchemaChecker {
             let n = text.unicodeScalars.count
             if let min = s["minLength"]?.number?.int, n < min { found.append("\(path): shorter than \(min)") }
             if let max = s["maxLength"]?.number?.int, n > max { found.append("\(path): longer than \(max)") }
-            if let pattern = s["pattern"]?.string, let regex = try? Regex(pattern), (try? regex.firstMatch(in: text)) == nil {
+            if let pattern = s["pattern"]?.string, let regex = try? Regex(pattern),
+                (try? regex.firstMatch(in: text)) == nil
+            {
                 found.append("\(path): does not match \(pattern)")
             }
         case .number(let number):
             if let min = s["minimum"]?.number?.double, number.double < min { found.append("\(path): below \(min)") }
             if let max = s["maximum"]?.number?.double, number.double > max { found.append("\(path): above \(max)") }
         case .array(let items):
-            if let max = s["maxItems"]?.number?.int, items.count > max { found.append("\(path): more than \(max) items") }
-            if let min = s["minItems"]?.number?.int, items.count < min { found.append("\(path): fewer than \(min) items") }
+            if let max = s["maxItems"]?.number?.int, items.count > max {
+                found.append("\(path): more than \(max) items")
+            }
+            if let min = s["minItems"]?.number?.int, items.count < min {
+                found.append("\(path): fewer than \(min) items")
+            }
             if let itemSchema = s["items"] {
                 for (i, item) in items.enumerated() { found += problems(item, itemSchema, at: "\(path)[\(i)]") }
             }
@@ -52,13 +58,19 @@ public struct SchemaChecker {
             for key in s["required"]?.array?.compactMap(\.string) ?? [] where object[key] == nil {
                 found.append("\(path): missing \(key)")
             }
-            if let max = s["maxProperties"]?.number?.int, object.count > max { found.append("\(path): more than \(max) properties") }
+            if let max = s["maxProperties"]?.number?.int, object.count > max {
+                found.append("\(path): more than \(max) properties")
+            }
             let declared = s["properties"]?.object ?? JSONObject()
             for (key, v) in object {
                 if let p = declared[key] {
                     found += problems(v, p, at: "\(path).\(key)")
                 } else if let extra = s["additionalProperties"] {
-                    if extra == .bool(false) { found.append("\(path): unexpected \(key)") } else { found += problems(v, extra, at: "\(path).\(key)") }
+                    if extra == .bool(false) {
+                        found.append("\(path): unexpected \(key)")
+                    } else {
+                        found += problems(v, extra, at: "\(path).\(key)")
+                    }
                 }
             }
         default:
@@ -69,7 +81,9 @@ public struct SchemaChecker {
 
     func matches(_ value: JSONValue, type: String) -> Bool {
         switch (type, value) {
-        case ("null", .null), ("boolean", .bool), ("string", .string), ("array", .array), ("object", .object), ("number", .number): return true
+        case ("null", .null), ("boolean", .bool), ("string", .string), ("array", .array), ("object", .object),
+            ("number", .number):
+            return true
         case ("integer", .number(let n)): return n.double == n.double.rounded()
         default: return false
         }

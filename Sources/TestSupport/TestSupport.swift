@@ -1,15 +1,16 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import EntityIndex
 import JSON
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Helpers shared by the test targets: temporary databases and the repository's files.
 public enum TestSupport {
     /// The repository root, found from this file's path.
     public static let repository: String = {
         var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(3) // Sources/TestSupport/TestSupport.swift
+        parts.removeLast(3)  // Sources/TestSupport/TestSupport.swift
         return parts.joined(separator: "/")
     }()
 
@@ -48,12 +49,19 @@ public enum TestSupport {
 
     /// Parses JSON text, failing loudly on a bad fixture.
     public static func json(_ text: String) -> JSONValue {
-        do { return try JSONParser().parse(text) } catch { fatalError("bad JSON fixture: \(error): \(text.prefix(200))") }
+        do { return try JSONParser().parse(text) } catch {
+            fatalError("bad JSON fixture: \(error): \(text.prefix(200))")
+        }
     }
 
     /// A record with a type, id and title, plus extra fields.
-    public static func record(_ type: String = "task", _ id: String, _ title: String, _ extra: [(String, JSONValue)] = []) -> JSONValue {
-        .object(JSONObject([("type", .string(type)), ("id", .string(id)), ("title", .string(title))] + extra.map { (key: $0.0, value: $0.1) }))
+    public static func record(
+        _ type: String = "task", _ id: String, _ title: String, _ extra: [(String, JSONValue)] = []
+    ) -> JSONValue {
+        .object(
+            JSONObject(
+                [("type", .string(type)), ("id", .string(id)), ("title", .string(title))]
+                    + extra.map { (key: $0.0, value: $0.1) }))
     }
 
     /// SplitMix64: a seeded random generator, so that a failing random test can be replayed.

@@ -25,28 +25,38 @@ import JSON
         }
         // `entityidx-bench typos N [DB]`: misspelt queries with a vocabulary of about N words (see TypoRun).
         if args.count >= 3, args[1] == "typos", let n = Int(args[2]) {
-            try TypoRun(size: n, path: args.count > 3 ? args[3] : NSTemporaryDirectory() + "entityidx-typos-\(n).sqlite").run()
+            try TypoRun(
+                size: n, path: args.count > 3 ? args[3] : NSTemporaryDirectory() + "entityidx-typos-\(n).sqlite"
+            ).run()
             return
         }
         // `entityidx-bench spotlight FILE [--queries N] [--db PATH] [--binary PATH] [--out DIR]`: the Core Spotlight query
         // forms on the real corpus (--db: a database that already holds FILE, ingested with the dates this adds).
         if args.count >= 3, args[1] == "spotlight" {
-            func value(_ name: String) -> String? { args.firstIndex(of: name).flatMap { $0 + 1 < args.count ? args[$0 + 1] : nil } }
-            let binary = value("--binary") ?? URL(fileURLWithPath: args[0]).deletingLastPathComponent().appendingPathComponent("entityidx").path
+            func value(_ name: String) -> String? {
+                args.firstIndex(of: name).flatMap { $0 + 1 < args.count ? args[$0 + 1] : nil }
+            }
+            let binary =
+                value("--binary")
+                ?? URL(fileURLWithPath: args[0]).deletingLastPathComponent().appendingPathComponent("entityidx").path
             let work = NSTemporaryDirectory() + "entityidx-bench-\(getpid())"
             try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(atPath: work) }
-            let report = try SpotlightRun(file: args[2], binary: binary, work: work,
-                                          queriesPerForm: value("--queries").flatMap { Int($0) } ?? 300, database: value("--db")).run()
+            let report = try SpotlightRun(
+                file: args[2], binary: binary, work: work,
+                queriesPerForm: value("--queries").flatMap { Int($0) } ?? 300, database: value("--db")
+            ).run()
             try SpotlightRun.write(report, to: value("--out") ?? "docs")
             return
         }
-        let usage = "usage: entityidx-bench [--quick] [--sizes N,N…] [--real FILE] [--corpus both|real|synthetic] [--binary PATH] [--out DIR] | generate N | typos N [DB] | spotlight FILE [--queries N] [--db PATH] [--binary PATH] [--out DIR]"
+        let usage =
+            "usage: entityidx-bench [--quick] [--sizes N,N…] [--real FILE] [--corpus both|real|synthetic] [--binary PATH] [--out DIR] | generate N | typos N [DB] | spotlight FILE [--queries N] [--db PATH] [--binary PATH] [--out DIR]"
         var i = 1
         while i < args.count {
             switch args[i] {
             case "--quick": i += 1
-            case let name where ["--sizes", "--binary", "--out", "--real", "--corpus"].contains(name) && i + 1 < args.count: i += 2
+            case let name
+            where ["--sizes", "--binary", "--out", "--real", "--corpus"].contains(name) && i + 1 < args.count: i += 2
             case "-h", "--help": print(usage); return
             default:
                 FileHandle.standardError.write(Data("entityidx-bench: unexpected \"\(args[i])\"\n\(usage)\n".utf8))
@@ -54,20 +64,32 @@ import JSON
             }
         }
         let quick = args.contains("--quick")
-        func option(_ name: String) -> String? { args.firstIndex(of: name).flatMap { $0 + 1 < args.count ? args[$0 + 1] : nil } }
-        let binary = option("--binary") ?? URL(fileURLWithPath: args[0]).deletingLastPathComponent().appendingPathComponent("entityidx").path
+        func option(_ name: String) -> String? {
+            args.firstIndex(of: name).flatMap { $0 + 1 < args.count ? args[$0 + 1] : nil }
+        }
+        let binary =
+            option("--binary")
+            ?? URL(fileURLWithPath: args[0]).deletingLastPathComponent().appendingPathComponent("entityidx").path
         let out = option("--out") ?? "docs"
         let corpus = option("--corpus") ?? "both"
         guard ["both", "real", "synthetic"].contains(corpus) else {
-            FileHandle.standardError.write(Data("entityidx-bench: --corpus must be both, real or synthetic, got \"\(corpus)\"\n\(usage)\n".utf8))
+            FileHandle.standardError.write(
+                Data("entityidx-bench: --corpus must be both, real or synthetic, got \"\(corpus)\"\n\(usage)\n".utf8))
             exit(2)
         }
         let realFile = option("--real")
         if corpus != "synthetic", realFile == nil {
-            FileHandle.standardError.write(Data("entityidx-bench: the real corpus needs --real FILE (made by scripts/debian-corpus.py), or use --corpus synthetic\n\(usage)\n".utf8))
+            FileHandle.standardError.write(
+                Data(
+                    "entityidx-bench: the real corpus needs --real FILE (made by scripts/debian-corpus.py), or use --corpus synthetic\n\(usage)\n"
+                        .utf8))
             exit(2)
         }
-        let sizes = corpus == "real" ? [] : option("--sizes")?.split(separator: ",").compactMap { Int($0) } ?? (quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000])
+        let sizes =
+            corpus == "real"
+            ? []
+            : option("--sizes")?.split(separator: ",").compactMap { Int($0) }
+                ?? (quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000])
         let work = NSTemporaryDirectory() + "entityidx-bench-\(getpid())"
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: work) }
@@ -77,7 +99,9 @@ import JSON
             // Lines of the converter's log that name a record it cut (the converter writes FILE.log beside FILE).
             let log = (try? String(contentsOfFile: realFile + ".log", encoding: .utf8)) ?? ""
             let cuts = log.split(separator: "\n").filter { $0.contains(" cut from ") }.map(String.init)
-            let report = try RealRun(file: realFile, binary: binary, work: work, queriesPerClass: quick ? 60 : 300, cuts: cuts).run()
+            let report = try RealRun(
+                file: realFile, binary: binary, work: work, queriesPerClass: quick ? 60 : 300, cuts: cuts
+            ).run()
             print(report.text)
             real = report
         }
@@ -142,8 +166,10 @@ struct SizeReport {
     var text: String {
         func f(_ v: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", v) }
         var t = "\n== \(size) records\n"
-        t += "ingest            \(f(ingestRate, 0)) records/s   baseline \(f(baselineIngestRate, 0))   ratio \(f(ingestRate / baselineIngestRate))×\n"
-        t += "index size        \(f(bytesPerRecord, 0)) B/record     baseline \(f(baselineBytesPerRecord, 0))   ratio \(f(bytesPerRecord / baselineBytesPerRecord))×\n"
+        t +=
+            "ingest            \(f(ingestRate, 0)) records/s   baseline \(f(baselineIngestRate, 0))   ratio \(f(ingestRate / baselineIngestRate))×\n"
+        t +=
+            "index size        \(f(bytesPerRecord, 0)) B/record     baseline \(f(baselineBytesPerRecord, 0))   ratio \(f(bytesPerRecord / baselineBytesPerRecord))×\n"
         t += "peak memory       \(f(peakMemoryMB, 1)) MB (entityidx ingest of the NDJSON file)\n"
         t += "cold start        \(f(coldStartMs, 1)) ms (entityidx get, whole process)\n"
         t += "pipe throughput   get \(f(pipeGetRate, 0)) req/s, search \(f(pipeSearchRate, 0)) req/s\n"
@@ -151,7 +177,8 @@ struct SizeReport {
         for c in classes {
             let name = c.name.padding(toLength: 12, withPad: " ", startingAt: 0)
             t += "  \(name)        \(f(c.inProcess.p50, 3)) / \(f(c.inProcess.p99, 3)) / \(f(c.inProcess.max, 2))"
-            t += "       \(f(c.pipe.p50, 3)) / \(f(c.pipe.p99, 3))       \(f(c.baseline.p50, 3)) / \(f(c.baseline.p99, 3))"
+            t +=
+                "       \(f(c.pipe.p50, 3)) / \(f(c.pipe.p99, 3))       \(f(c.baseline.p50, 3)) / \(f(c.baseline.p99, 3))"
             t += "       \(f(c.inProcess.p50 / max(c.baseline.p50, 0.0001), 1))×\n"
         }
         return t

@@ -29,8 +29,10 @@ struct Corpus {
         façade naïve résumé déjà élan garçon über straße müller größe fräulein köln zürich señor niño año mañana
         łódź kraków ærøskøbing øresund söder
         """.split(whereSeparator: \.isWhitespace).map(String.init)
-    static let cyrillic = "москва книга город река дорога солнце ветер зима весна лето осень море".split(separator: " ").map(String.init)
-    static let cjk = "东京 北京 上海 大阪 京都 株式会社 電工 安装 简单 配置 东京塔 서울 특별시 부산 카페 コーヒー 抹茶 ラーメン 寿司".split(separator: " ").map(String.init)
+    static let cyrillic = "москва книга город река дорога солнце ветер зима весна лето осень море".split(separator: " ")
+        .map(String.init)
+    static let cjk = "东京 北京 上海 大阪 京都 株式会社 電工 安装 简单 配置 东京塔 서울 특별시 부산 카페 コーヒー 抹茶 ラーメン 寿司".split(separator: " ").map(
+        String.init)
     static let statuses = ["open", "paid", "shipped", "delivered", "cancelled"]
     static let types = ["order", "product", "contact", "note"]
 
@@ -67,12 +69,19 @@ struct Corpus {
         o["keywords"] = .array((0..<Int.random(in: 0...3, using: &rng)).map { _ in .string(word()) })
         if i % 2 == 0 { o["description"] = .string(words(6...12)) }
         let month = Int.random(in: 1...12, using: &rng), day = Int.random(in: 1...28, using: &rng)
-        o["properties"] = .object(JSONObject([
-            ("status", .string(Corpus.statuses.randomElement(using: &rng)!)),
-            ("total", .number(JSONNumber(Double(Int.random(in: 100...50_000, using: &rng)) / 100))),
-            ("placedAt", .string("2026-\(month < 10 ? "0" : "")\(month)-\(day < 10 ? "0" : "")\(day)T10:00:00Z")),
-            ("tags", .array((0..<Int.random(in: 0...2, using: &rng)).map { _ in .string(Corpus.latin.randomElement(using: &rng)!) })),
-        ]))
+        o["properties"] = .object(
+            JSONObject([
+                ("status", .string(Corpus.statuses.randomElement(using: &rng)!)),
+                ("total", .number(JSONNumber(Double(Int.random(in: 100...50_000, using: &rng)) / 100))),
+                ("placedAt", .string("2026-\(month < 10 ? "0" : "")\(month)-\(day < 10 ? "0" : "")\(day)T10:00:00Z")),
+                (
+                    "tags",
+                    .array(
+                        (0..<Int.random(in: 0...2, using: &rng)).map { _ in
+                            .string(Corpus.latin.randomElement(using: &rng)!)
+                        })
+                ),
+            ]))
         if i > 0 {
             let j = Int.random(in: 0..<i, using: &rng)
             o["related"] = .array([["type": .string(Corpus.types[j % 4]), "id": .string(Corpus(count: count).id(j))]])
@@ -107,14 +116,26 @@ struct Corpus {
         }
         return [
             QueryClass(name: "one word", queries: (0..<n).map { _ in Corpus.latin.randomElement(using: &rng)! }),
-            QueryClass(name: "two words", queries: (0..<n).map { _ in Corpus.latin.randomElement(using: &rng)! + " " + Corpus.latin.randomElement(using: &rng)! }),
-            QueryClass(name: "prefix 1", queries: (0..<n).map { _ in String(Corpus.latin.randomElement(using: &rng)!.prefix(1)) }),
-            QueryClass(name: "prefix 2", queries: (0..<n).map { _ in String(Corpus.latin.randomElement(using: &rng)!.prefix(2)) }),
-            QueryClass(name: "prefix 3", queries: (0..<n).map { _ in String(Corpus.latin.randomElement(using: &rng)!.prefix(3)) }),
-            QueryClass(name: "id", queries: (0..<n).map { _ in
-                let i = Int.random(in: 0..<count, using: &rng)
-                return i % 4 == 0 ? "#\(1000 + i)" : id(i)
-            }),
+            QueryClass(
+                name: "two words",
+                queries: (0..<n).map { _ in
+                    Corpus.latin.randomElement(using: &rng)! + " " + Corpus.latin.randomElement(using: &rng)!
+                }),
+            QueryClass(
+                name: "prefix 1",
+                queries: (0..<n).map { _ in String(Corpus.latin.randomElement(using: &rng)!.prefix(1)) }),
+            QueryClass(
+                name: "prefix 2",
+                queries: (0..<n).map { _ in String(Corpus.latin.randomElement(using: &rng)!.prefix(2)) }),
+            QueryClass(
+                name: "prefix 3",
+                queries: (0..<n).map { _ in String(Corpus.latin.randomElement(using: &rng)!.prefix(3)) }),
+            QueryClass(
+                name: "id",
+                queries: (0..<n).map { _ in
+                    let i = Int.random(in: 0..<count, using: &rng)
+                    return i % 4 == 0 ? "#\(1000 + i)" : id(i)
+                }),
             QueryClass(name: "CJK", queries: (0..<n).map { _ in Corpus.cjk.randomElement(using: &rng)! }),
             QueryClass(name: "misspelt", queries: (0..<n).map { _ in typo(long.randomElement(using: &rng)!) }),
         ]

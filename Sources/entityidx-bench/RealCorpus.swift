@@ -26,7 +26,9 @@ struct RealCorpus {
     func sections(minimum: Int) -> [String] {
         var counts: [String: Int] = [:]
         for r in records { if let s = r["properties"]?["section"]?.string { counts[s, default: 0] += 1 } }
-        return counts.filter { $0.value >= minimum }.sorted { $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key) }.map(\.key)
+        return counts.filter { $0.value >= minimum }.sorted {
+            $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key)
+        }.map(\.key)
     }
 
     func queries(perClass n: Int) -> [Corpus.QueryClass] {
@@ -59,12 +61,15 @@ struct RealCorpus {
             return String(chars)
         }
         var classes = [
-            Corpus.QueryClass(name: "one word", queries: (0..<n).map { _ in descriptionWords().randomElement(using: &rng)! }),
-            Corpus.QueryClass(name: "two words", queries: (0..<n).map { _ in
-                let ws = descriptionWords()
-                let k = Int.random(in: 0..<(ws.count - 1), using: &rng)
-                return ws[k] + " " + ws[k + 1]
-            }),
+            Corpus.QueryClass(
+                name: "one word", queries: (0..<n).map { _ in descriptionWords().randomElement(using: &rng)! }),
+            Corpus.QueryClass(
+                name: "two words",
+                queries: (0..<n).map { _ in
+                    let ws = descriptionWords()
+                    let k = Int.random(in: 0..<(ws.count - 1), using: &rng)
+                    return ws[k] + " " + ws[k + 1]
+                }),
         ]
         for k in 1...5 {
             classes.append(Corpus.QueryClass(name: "prefix \(k)", queries: (0..<n).map { prefix(k, $0) }))

@@ -21,7 +21,8 @@ struct RealRun {
         let clock = "2026-06-01T00:00:00Z"
         let (status, peakKiB, seconds) = spawn([binary, "--db", ours, "--now", clock, "ingest", file])
         guard status == 0 else {
-            throw BenchError("entityidx ingest of \(file) failed with status \(status) (run it by hand to see which records)")
+            throw BenchError(
+                "entityidx ingest of \(file) failed with status \(status) (run it by hand to see which records)")
         }
         let (again, _, reSeconds) = spawn([binary, "--db", ours, "--now", clock, "ingest", file])
         guard again == 0 else { throw BenchError("entityidx re-ingest of \(file) failed with status \(again)") }
@@ -65,22 +66,28 @@ struct RealRun {
     }
 
     func searchLine(_ q: String) -> String {
-        #"{"jsonrpc":"2.0","id":1,"method":"search","params":{"query":"# + JSONWriter.string(.string(q)) + #","limit":20}}"#
+        #"{"jsonrpc":"2.0","id":1,"method":"search","params":{"query":"# + JSONWriter.string(.string(q))
+            + #","limit":20}}"#
     }
 
     /// The property query: packages of one section, largest installed size first (an `eq` filter with a sort).
-    func filterClass(corpus: RealCorpus, store: EntityStore, baseline: RealBaseline, pipe: PipeClient) throws -> ClassReport {
+    func filterClass(corpus: RealCorpus, store: EntityStore, baseline: RealBaseline, pipe: PipeClient) throws
+        -> ClassReport
+    {
         let sections = corpus.sections(minimum: 100)
         let chosen = (0..<queriesPerClass).map { sections[($0 * 7) % sections.count] }
         func line(_ s: String) -> String {
-            #"{"jsonrpc":"2.0","id":1,"method":"query","params":{"type":"package","filters":[{"property":"section","op":"eq","value":"# + JSONWriter.string(.string(s)) + #"}],"sort":[{"property":"installedSize","order":"desc"}],"limit":20}}"#
+            #"{"jsonrpc":"2.0","id":1,"method":"query","params":{"type":"package","filters":[{"property":"section","op":"eq","value":"#
+                + JSONWriter.string(.string(s))
+                + #"}],"sort":[{"property":"installedSize","order":"desc"}],"limit":20}}"#
         }
         for s in chosen.prefix(5) { _ = try pipe.call(line(s)) }
         let piped = try Latency(timing: chosen) { _ = try pipe.call(line($0)) }
         let mine = try Latency(timing: chosen) { s in
-            _ = try store.query(PropertyQueryRequest(
-                type: "package", filters: [PropertyFilter(property: "section", op: .eq, value: .string(s))],
-                sort: [PropertySort(property: "installedSize", descending: true)], limit: 20))
+            _ = try store.query(
+                PropertyQueryRequest(
+                    type: "package", filters: [PropertyFilter(property: "section", op: .eq, value: .string(s))],
+                    sort: [PropertySort(property: "installedSize", descending: true)], limit: 20))
         }
         let base = try Latency(timing: chosen) { _ = try baseline.filter(section: $0) }
         return ClassReport(name: "section eq, sort", inProcess: mine, pipe: piped, baseline: base)
@@ -102,15 +109,19 @@ struct RealReport {
     var text: String {
         func f(_ v: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", v) }
         var t = "\n== Debian packages: \(records) records, \(f(megabytesIn, 1)) MB of NDJSON\n"
-        t += "ingest            \(f(ingestSeconds)) s, \(f(Double(records) / ingestSeconds, 0)) records/s   baseline \(f(baselineSeconds)) s   ratio \(f(ingestSeconds / baselineSeconds))×\n"
-        t += "re-ingest         \(f(reingestSeconds)) s (every record unchanged)   ratio to the baseline's ingest \(f(reingestSeconds / baselineSeconds))×\n"
-        t += "database          \(f(bytesPerRecord, 0)) B/record (\(f(Double(bytes) / 1e6, 1)) MB)   baseline \(f(baselineBytesPerRecord, 0)) (\(f(Double(baselineBytes) / 1e6, 1)) MB)   ratio \(f(bytesPerRecord / baselineBytesPerRecord))×\n"
+        t +=
+            "ingest            \(f(ingestSeconds)) s, \(f(Double(records) / ingestSeconds, 0)) records/s   baseline \(f(baselineSeconds)) s   ratio \(f(ingestSeconds / baselineSeconds))×\n"
+        t +=
+            "re-ingest         \(f(reingestSeconds)) s (every record unchanged)   ratio to the baseline's ingest \(f(reingestSeconds / baselineSeconds))×\n"
+        t +=
+            "database          \(f(bytesPerRecord, 0)) B/record (\(f(Double(bytes) / 1e6, 1)) MB)   baseline \(f(baselineBytesPerRecord, 0)) (\(f(Double(baselineBytes) / 1e6, 1)) MB)   ratio \(f(bytesPerRecord / baselineBytesPerRecord))×\n"
         t += "peak memory       \(f(peakMemoryMB, 1)) MB (entityidx ingest)\n"
         for c in cuts { t += "cut by converter  \(c)\n" }
         t += "latency, ms        pipe p50 / p99     baseline p50 / p99   ratio p50 / p99   in process p50 / p99\n"
         for c in classes {
             let name = c.name.padding(toLength: 17, withPad: " ", startingAt: 0)
-            t += "  \(name) \(f(c.pipe.p50, 3)) / \(f(c.pipe.p99, 3))      \(f(c.baseline.p50, 3)) / \(f(c.baseline.p99, 3))"
+            t +=
+                "  \(name) \(f(c.pipe.p50, 3)) / \(f(c.pipe.p99, 3))      \(f(c.baseline.p50, 3)) / \(f(c.baseline.p99, 3))"
             t += "     \(f(c.pipe.p50 / max(c.baseline.p50, 0.0001))) / \(f(c.pipe.p99 / max(c.baseline.p99, 0.0001)))"
             t += "      \(f(c.inProcess.p50, 3)) / \(f(c.inProcess.p99, 3))\n"
         }

@@ -5,15 +5,18 @@ enum Report {
     static func write(_ reports: [SizeReport], real: RealReport?, to dir: String, quick: Bool) throws {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         var md = "# Benchmarks\n\n"
-        md += "Produced by `make bench\(quick ? " QUICK=1" : "")` on \(machine()). Each figure is shown beside a baseline run in the same process: "
-        md += "the same records and queries against plain FTS5 (`unicode61`, no ICU, no ranking tiers) through the SQLite C API. "
+        md +=
+            "Produced by `make bench\(quick ? " QUICK=1" : "")` on \(machine()). Each figure is shown beside a baseline run in the same process: "
+        md +=
+            "the same records and queries against plain FTS5 (`unicode61`, no ICU, no ranking tiers) through the SQLite C API. "
         md += "Ratios are the primary figures; absolute times vary from run to run.\n\n"
         if let real { md += try realSection(real, dir: dir) }
         if !reports.isEmpty { md += try syntheticSection(reports, dir: dir) }
         md += notes
         // The Core Spotlight section is written by `entityidx-bench spotlight` (make bench-spotlight): kept as it is.
         if let old = try? String(contentsOfFile: dir + "/benchmarks.md", encoding: .utf8),
-           let spotlight = SpotlightRun.existingSection(in: old) {
+            let spotlight = SpotlightRun.existingSection(in: old)
+        {
             md += "\n" + spotlight
         }
         try md.write(toFile: dir + "/benchmarks.md", atomically: true, encoding: .utf8)
@@ -24,24 +27,33 @@ enum Report {
     static func syntheticSection(_ reports: [SizeReport], dir: String) throws -> String {
         func f(_ v: Double, _ d: Int = 2) -> String { String(format: "%.\(d)f", v) }
         var md = "## Synthetic corpus\n\n"
-        md += "| records | ingest rec/s | baseline rec/s | ratio | bytes/record | baseline | ratio | peak MB (ingest) | cold get ms | pipe get req/s | pipe search req/s |\n"
+        md +=
+            "| records | ingest rec/s | baseline rec/s | ratio | bytes/record | baseline | ratio | peak MB (ingest) | cold get ms | pipe get req/s | pipe search req/s |\n"
         md += "|---|---|---|---|---|---|---|---|---|---|---|\n"
         for r in reports {
-            md += "| \(r.size) | \(f(r.ingestRate, 0)) | \(f(r.baselineIngestRate, 0)) | \(f(r.ingestRate / r.baselineIngestRate))× | \(f(r.bytesPerRecord, 0)) | \(f(r.baselineBytesPerRecord, 0)) | \(f(r.bytesPerRecord / r.baselineBytesPerRecord))× | \(f(r.peakMemoryMB, 1)) | \(f(r.coldStartMs, 1)) | \(f(r.pipeGetRate, 0)) | \(f(r.pipeSearchRate, 0)) |\n"
+            md +=
+                "| \(r.size) | \(f(r.ingestRate, 0)) | \(f(r.baselineIngestRate, 0)) | \(f(r.ingestRate / r.baselineIngestRate))× | \(f(r.bytesPerRecord, 0)) | \(f(r.baselineBytesPerRecord, 0)) | \(f(r.bytesPerRecord / r.baselineBytesPerRecord))× | \(f(r.peakMemoryMB, 1)) | \(f(r.coldStartMs, 1)) | \(f(r.pipeGetRate, 0)) | \(f(r.pipeSearchRate, 0)) |\n"
         }
         for r in reports {
             md += "\n### Query latency at \(r.size) records (ms)\n\n"
-            md += "| class | p50 | p99 | max | pipe p50 | pipe p99 | baseline p50 | baseline p99 | p50 ratio |\n|---|---|---|---|---|---|---|---|---|\n"
+            md +=
+                "| class | p50 | p99 | max | pipe p50 | pipe p99 | baseline p50 | baseline p99 | p50 ratio |\n|---|---|---|---|---|---|---|---|---|\n"
             for c in r.classes {
-                md += "| \(c.name) | \(f(c.inProcess.p50, 3)) | \(f(c.inProcess.p99, 3)) | \(f(c.inProcess.max, 2)) | \(f(c.pipe.p50, 3)) | \(f(c.pipe.p99, 3)) | \(f(c.baseline.p50, 3)) | \(f(c.baseline.p99, 3)) | \(f(c.inProcess.p50 / max(c.baseline.p50, 0.0001), 1))× |\n"
+                md +=
+                    "| \(c.name) | \(f(c.inProcess.p50, 3)) | \(f(c.inProcess.p99, 3)) | \(f(c.inProcess.max, 2)) | \(f(c.pipe.p50, 3)) | \(f(c.pipe.p99, 3)) | \(f(c.baseline.p50, 3)) | \(f(c.baseline.p99, 3)) | \(f(c.inProcess.p50 / max(c.baseline.p50, 0.0001), 1))× |\n"
             }
         }
         // Chart data: p99 of each class against corpus size.
-        var dat = "# records " + (reports.first?.classes.map { "\"\($0.name) p99\"" }.joined(separator: " ") ?? "") + "\n"
-        for r in reports { dat += "\(r.size) " + r.classes.map { f($0.inProcess.p99, 4) }.joined(separator: " ") + "\n" }
+        var dat =
+            "# records " + (reports.first?.classes.map { "\"\($0.name) p99\"" }.joined(separator: " ") ?? "") + "\n"
+        for r in reports {
+            dat += "\(r.size) " + r.classes.map { f($0.inProcess.p99, 4) }.joined(separator: " ") + "\n"
+        }
         try dat.write(toFile: dir + "/latency.dat", atomically: true, encoding: .utf8)
         let n = reports.first?.classes.count ?? 0
-        let plots = (0..<n).map { i in "'\(dir)/latency.dat' using 1:\(i + 2) with linespoints title '\(reports[0].classes[i].name)'" }
+        let plots = (0..<n).map { i in
+            "'\(dir)/latency.dat' using 1:\(i + 2) with linespoints title '\(reports[0].classes[i].name)'"
+        }
         let gp = """
             set terminal pngcairo size 900,560
             set output '\(dir)/latency.png'
@@ -83,8 +95,11 @@ enum Report {
         """
 
     static func machine() -> String {
-        let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
-            .split(separator: "\n").first { $0.hasPrefix("model name") }?.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "unknown CPU"
-        return "\(ProcessInfo.processInfo.activeProcessorCount) cores (\(cpu)), \(ProcessInfo.processInfo.physicalMemory >> 30) GiB, Linux"
+        let cpu =
+            (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
+            .split(separator: "\n").first { $0.hasPrefix("model name") }?.split(separator: ":").last?
+            .trimmingCharacters(in: .whitespaces) ?? "unknown CPU"
+        return
+            "\(ProcessInfo.processInfo.activeProcessorCount) cores (\(cpu)), \(ProcessInfo.processInfo.physicalMemory >> 30) GiB, Linux"
     }
 }

@@ -39,7 +39,9 @@ struct SizeRun {
             // Each system runs the class in its own loop, so that neither evicts the other's caches between queries.
             let mine = try Latency(timing: qc.queries) { _ = try store.search(SearchRequest(query: $0)) }
             let piped = try Latency(timing: qc.queries) {
-                _ = try pipe.call(#"{"jsonrpc":"2.0","id":1,"method":"search","params":{"query":"# + JSONWriter.string(.string($0)) + "}}")
+                _ = try pipe.call(
+                    #"{"jsonrpc":"2.0","id":1,"method":"search","params":{"query":"# + JSONWriter.string(.string($0))
+                        + "}}")
             }
             let base = try Latency(timing: qc.queries) { _ = try baseline.search($0) }
             classes.append(ClassReport(name: qc.name, inProcess: mine, pipe: piped, baseline: base))
@@ -70,17 +72,27 @@ struct SizeRun {
 
     /// Property queries: orders with a status and a minimum total, sorted by total.
     func filterClass(store: EntityStore, baseline: Baseline, pipe: PipeClient) throws -> ClassReport {
-        let parameters = (0..<queriesPerClass).map { i in (status: Corpus.statuses[i % Corpus.statuses.count], minTotal: Double(100 + (i * 37) % 400)) }
+        let parameters = (0..<queriesPerClass).map { i in
+            (status: Corpus.statuses[i % Corpus.statuses.count], minTotal: Double(100 + (i * 37) % 400))
+        }
         let mine = try Latency(timing: parameters) { p in
-            _ = try store.query(PropertyQueryRequest(
-                type: "order", filters: [PropertyFilter(property: "status", op: .eq, value: .string(p.status)),
-                                         PropertyFilter(property: "total", op: .ge, value: .number(JSONNumber(p.minTotal)))],
-                sort: [PropertySort(property: "total", descending: true)], limit: 20))
+            _ = try store.query(
+                PropertyQueryRequest(
+                    type: "order",
+                    filters: [
+                        PropertyFilter(property: "status", op: .eq, value: .string(p.status)),
+                        PropertyFilter(property: "total", op: .ge, value: .number(JSONNumber(p.minTotal))),
+                    ],
+                    sort: [PropertySort(property: "total", descending: true)], limit: 20))
         }
         let piped = try Latency(timing: parameters) { p in
-            _ = try pipe.call(#"{"jsonrpc":"2.0","id":1,"method":"query","params":{"type":"order","filters":[{"property":"status","op":"eq","value":"\#(p.status)"},{"property":"total","op":"ge","value":\#(p.minTotal)}],"sort":[{"property":"total","order":"desc"}],"limit":20}}"#)
+            _ = try pipe.call(
+                #"{"jsonrpc":"2.0","id":1,"method":"query","params":{"type":"order","filters":[{"property":"status","op":"eq","value":"\#(p.status)"},{"property":"total","op":"ge","value":\#(p.minTotal)}],"sort":[{"property":"total","order":"desc"}],"limit":20}}"#
+            )
         }
-        let base = try Latency(timing: parameters) { p in _ = try baseline.filter(status: p.status, minTotal: p.minTotal) }
+        let base = try Latency(timing: parameters) { p in
+            _ = try baseline.filter(status: p.status, minTotal: p.minTotal)
+        }
         return ClassReport(name: "filter", inProcess: mine, pipe: piped, baseline: base)
     }
 

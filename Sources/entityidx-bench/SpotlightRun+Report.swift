@@ -8,21 +8,29 @@ extension SpotlightRun {
     static func section(_ r: Report) -> String {
         func f(_ v: Double, _ d: Int = 2) -> String { String(format: "%.\(d)f", v) }
         var md = begin + "\n## Core Spotlight queries (`spotlight`) on Debian's package list\n\n"
-        md += "Produced by `make bench-spotlight` on \(EntityIdxBenchReport.machine()): \(r.records) packages from `scripts/debian-corpus.py`, each given a "
+        md +=
+            "Produced by `make bench-spotlight` on \(EntityIdxBenchReport.machine()): \(r.records) packages from `scripts/debian-corpus.py`, each given a "
         md += "`lastUsedAt` in the year before `--now` (the corpus has no dates), ingested by `entityidx ingest` in "
-        md += "\(f(r.ingestSeconds, 1)) s. `spotlight_text` holds \(r.spotlightRows) rows in \(f(Double(r.spotlightBytes) / 1_048_576, 1)) MiB "
+        md +=
+            "\(f(r.ingestSeconds, 1)) s. `spotlight_text` holds \(r.spotlightRows) rows in \(f(Double(r.spotlightBytes) / 1_048_576, 1)) MiB "
         md += "(table and index). Each form ran 300 times in process with values drawn from the corpus (fixed seed), "
-        md += "default limit (\(100)); the bound we hold the conformance forms to is a p99 of 20 ms. The plan is SQLite's for the first "
-        md += "query. The machine is shared: other builds and tests ran beside this one, which shows in the p99 and max columns.\n\n"
+        md +=
+            "default limit (\(100)); the bound we hold the conformance forms to is a p99 of 20 ms. The plan is SQLite's for the first "
+        md +=
+            "query. The machine is shared: other builds and tests ran beside this one, which shows in the p99 and max columns.\n\n"
         md += "| form | example | p50 ms | p99 ms | max ms | matches (mean) | plan |\n|---|---|---|---|---|---|---|\n"
         for form in r.forms {
             let example = form.example.replacingOccurrences(of: "|", with: "\\|")
             let plan = form.plan.replacingOccurrences(of: "|", with: "\\|")
-            md += "| \(form.name) | `\(example)` | \(f(form.latency.p50, 3)) | \(f(form.latency.p99, 3)) | \(f(form.latency.max, 2)) | \(f(form.matches, 1)) | \(plan) |\n"
+            md +=
+                "| \(form.name) | `\(example)` | \(f(form.latency.p50, 3)) | \(f(form.latency.p99, 3)) | \(f(form.latency.max, 2)) | \(f(form.matches, 1)) | \(plan) |\n"
         }
-        md += "\nThe forms whose plan reads `spotlight_text` by `PRIMARY KEY (attr=?)` or by the whole `attr=?` slice of the index (a leading wildcard, `w`; `t` after its full-text narrowing) read every "
-        md += "value of the attribute. Over short fields (titles, subtitles: 64k values) that stays within a few ms; over the "
-        md += "long descriptions (about 1 KB each) `w` is the slow case: every description containing the word's letters is "
+        md +=
+            "\nThe forms whose plan reads `spotlight_text` by `PRIMARY KEY (attr=?)` or by the whole `attr=?` slice of the index (a leading wildcard, `w`; `t` after its full-text narrowing) read every "
+        md +=
+            "value of the attribute. Over short fields (titles, subtitles: 64k values) that stays within a few ms; over the "
+        md +=
+            "long descriptions (about 1 KB each) `w` is the slow case: every description containing the word's letters is "
         md += "split into words to check it.\n"
         return md + end + "\n"
     }
@@ -43,7 +51,9 @@ extension SpotlightRun {
 
     /// The section as it stands in a benchmarks.md text, for `make bench` to carry over.
     static func existingSection(in text: String) -> String? {
-        guard let a = text.range(of: begin), let b = text.range(of: end, range: a.upperBound..<text.endIndex) else { return nil }
+        guard let a = text.range(of: begin), let b = text.range(of: end, range: a.upperBound..<text.endIndex) else {
+            return nil
+        }
         return String(text[a.lowerBound..<b.upperBound]) + "\n"
     }
 }

@@ -59,7 +59,8 @@ struct SpotlightRun {
         }
         let store = try EntityStore(path: db, now: now)
         let rows = Int(try store.db.scalar("SELECT count(*) FROM spotlight_text")?.int ?? 0)
-        let bytes = Int(try store.db.scalar("SELECT sum(pgsize) FROM dbstat WHERE name LIKE 'spotlight_text%'")?.int ?? 0)
+        let bytes = Int(
+            try store.db.scalar("SELECT sum(pgsize) FROM dbstat WHERE name LIKE 'spotlight_text%'")?.int ?? 0)
 
         var rng = SeededRandom(seed: 16)
         let names = records.compactMap { $0["id"]?.string }.filter { $0.count >= 6 }
@@ -84,26 +85,51 @@ struct SpotlightRun {
             ("word, wc, subtitle", { "subtitle == \"\(word())\"wc" }),
             ("word, w, description", { "textContent == \"\(word())\"w" }),
             ("tokenized, description", { "textContent == \"\(word())\"t" }),
-            ("numeric range", { let a = size(); return "InRange(installedSize, \(a), \(a + a / 10))" }),
+            (
+                "numeric range",
+                {
+                    let a = size(); return "InRange(installedSize, \(a), \(a + a / 10))"
+                }
+            ),
             ("numeric >", { "size > \(size() * 1000)" }),
-            ("date range", { let d = Int.random(in: 1...300, using: &rng); return "InRange(lastUsedDate, $time.today(-\(d)), $time.today(-\(d - 1)))" }),
+            (
+                "date range",
+                {
+                    let d = Int.random(in: 1...300, using: &rng);
+                    return "InRange(lastUsedDate, $time.today(-\(d)), $time.today(-\(d - 1)))"
+                }
+            ),
             ("date and text", { "lastUsedDate > $time.this_week(-2) && subtitle == \"\(word())\"wc" }),
             ("and", { "title == \"\(name().prefix(3))*\" && installedSize > \(size())" }),
             ("or", { "title == \"\(name())\" || alternateNames == \"\(name())\"c || keywords == \"\(word())\"c" }),
-            ("type and property", { "contentType == \"package\" && section == \"\(["games", "libs", "python", "devel"].randomElement(using: &rng)!)\"" }),
+            (
+                "type and property",
+                {
+                    "contentType == \"package\" && section == \"\(["games", "libs", "python", "devel"].randomElement(using: &rng)!)\""
+                }
+            ),
             ("!=", { "title == \"\(name().prefix(3))*\" && section != \"libs\"" }),
         ]
         var reports: [Form] = []
         for (label, make) in forms {
             let queries = (0..<n).map { _ in make() }
-            for q in queries.prefix(5) { _ = try store.spotlight(SpotlightRequest(query: q)) } // warm the cache
+            for q in queries.prefix(5) { _ = try store.spotlight(SpotlightRequest(query: q)) }  // warm the cache
             var total = 0
-            let latency = try Latency(timing: queries) { q in total += try store.spotlight(SpotlightRequest(query: q)).count }
-            reports.append(Form(name: label, example: queries[0], latency: latency, matches: Double(total) / Double(n),
-                                plan: try plan(store, queries[0])))
-            FileHandle.standardError.write(Data("spotlight \(label): p50 \(String(format: "%.3f", latency.p50)) p99 \(String(format: "%.3f", latency.p99)) ms, \(total / n) matches: \(queries[0])\n".utf8))
+            let latency = try Latency(timing: queries) { q in
+                total += try store.spotlight(SpotlightRequest(query: q)).count
+            }
+            reports.append(
+                Form(
+                    name: label, example: queries[0], latency: latency, matches: Double(total) / Double(n),
+                    plan: try plan(store, queries[0])))
+            FileHandle.standardError.write(
+                Data(
+                    "spotlight \(label): p50 \(String(format: "%.3f", latency.p50)) p99 \(String(format: "%.3f", latency.p99)) ms, \(total / n) matches: \(queries[0])\n"
+                        .utf8))
         }
-        return Report(records: records.count, ingestSeconds: ingestSeconds, spotlightRows: rows, spotlightBytes: bytes, forms: reports)
+        return Report(
+            records: records.count, ingestSeconds: ingestSeconds, spotlightRows: rows, spotlightBytes: bytes,
+            forms: reports)
     }
 
     /// How SQLite reads `spotlight_text`, `property` and `entity` for a query: the index used, or SCAN.

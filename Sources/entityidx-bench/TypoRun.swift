@@ -13,7 +13,10 @@ struct TypoRun {
     let size: Int
     let path: String
 
-    static let onsets = ["b", "c", "d", "f", "g", "h", "k", "l", "m", "n", "p", "r", "s", "t", "v", "w", "z", "br", "st", "tr", "gr", "pl", "sh", "ch"]
+    static let onsets = [
+        "b", "c", "d", "f", "g", "h", "k", "l", "m", "n", "p", "r", "s", "t", "v", "w", "z", "br", "st", "tr", "gr",
+        "pl", "sh", "ch",
+    ]
     static let vowels = ["a", "e", "i", "o", "u", "ai", "ou", "y"]
     static let codas = ["", "", "", "n", "r", "s", "l", "m", "t"]
 
@@ -21,7 +24,9 @@ struct TypoRun {
         var rng = SeededRandom(seed: UInt64(i) &* 0x9E37_79B9 &+ 7)
         var w = ""
         for _ in 0..<Int.random(in: 2...4, using: &rng) {
-            w += onsets.randomElement(using: &rng)! + vowels.randomElement(using: &rng)! + codas.randomElement(using: &rng)!
+            w +=
+                onsets.randomElement(using: &rng)! + vowels.randomElement(using: &rng)! + codas.randomElement(
+                    using: &rng)!
         }
         return w
     }
@@ -37,7 +42,9 @@ struct TypoRun {
                 var records: [JSONValue] = []
                 for k in i..<(i + n) {
                     let title: String = Self.word(k) + " " + Self.word((k * 7 + 3) % size)
-                    let fields: [(String, JSONValue)] = [("type", .string("w")), ("id", .string("w\(k)")), ("title", .string(title))]
+                    let fields: [(String, JSONValue)] = [
+                        ("type", .string("w")), ("id", .string("w\(k)")), ("title", .string(title)),
+                    ]
                     records.append(.object(JSONObject(fields)))
                 }
                 _ = try store.ingest(records)
@@ -71,9 +78,14 @@ struct TypoRun {
         for q in queries.prefix(5) { _ = try store.search(SearchRequest(query: q.0)) }
         var found = 0
         let latency = try Latency(timing: queries) { q in
-            if try store.search(SearchRequest(query: q.0, limit: 5)).contains(where: { $0.key.id == q.1 }) { found += 1 }
+            if try store.search(SearchRequest(query: q.0, limit: 5)).contains(where: { $0.key.id == q.1 }) {
+                found += 1
+            }
         }
-        print(String(format: "%d entities: misspelt p50 %.2f ms, p99 %.2f ms, max %.2f ms; the misspelt entity in the top 5 for %d of %d",
-                     size, latency.p50, latency.p99, latency.max, found, queries.count))
+        print(
+            String(
+                format:
+                    "%d entities: misspelt p50 %.2f ms, p99 %.2f ms, max %.2f ms; the misspelt entity in the top 5 for %d of %d",
+                size, latency.p50, latency.p99, latency.max, found, queries.count))
     }
 }

@@ -1,6 +1,7 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import EntityIndexCLI
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 exit(EntityIdx.main(Array(CommandLine.arguments.dropFirst())))

@@ -52,8 +52,9 @@ enum Binary {
         let out = stdout.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         done.wait()
-        return Result(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                      stderr: String(decoding: errors.data, as: UTF8.self))
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+            stderr: String(decoding: errors.data, as: UTF8.self))
     }
 }
 
@@ -91,7 +92,7 @@ final class PipeProcess {
 
     /// Reads one response line.
     func readLine() -> JSONValue? {
-        var scanned = 0 // bytes of `buffer` known to hold no line end, so that a long line is scanned once
+        var scanned = 0  // bytes of `buffer` known to hold no line end, so that a long line is scanned once
         while true {
             if let newline = buffer[(buffer.startIndex + scanned)...].firstIndex(of: 0x0A) {
                 let line = buffer[buffer.startIndex..<newline]
@@ -110,7 +111,9 @@ final class PipeProcess {
     /// Sends a request and returns (result, error).
     func call(_ method: String, _ params: JSONValue = [:]) -> (result: JSONValue?, error: JSONValue?) {
         nextId += 1
-        let request: JSONValue = ["jsonrpc": "2.0", "id": JSONValue(nextId), "method": .string(method), "params": params]
+        let request: JSONValue = [
+            "jsonrpc": "2.0", "id": JSONValue(nextId), "method": .string(method), "params": params,
+        ]
         requests.append(request)
         send(JSONWriter.string(request))
         guard let response = readLine() else { return (nil, ["message": "the pipe closed"]) }
@@ -127,12 +130,14 @@ final class PipeProcess {
             problems += checker.problems(request, schema["$defs"]?["request"] ?? .null, at: "request")
             let method = request["method"]?.string ?? ""
             methodsById[JSONWriter.string(request["id"] ?? .null)] = method
-            problems += checker.problems(request["params"] ?? [:], schema["methods"]?[method]?["params"] ?? .null, at: "\(method).params")
+            problems += checker.problems(
+                request["params"] ?? [:], schema["methods"]?[method]?["params"] ?? .null, at: "\(method).params")
         }
         for response in responses.flatMap({ $0.array ?? [$0] }) {
             problems += checker.problems(response, schema["$defs"]?["response"] ?? .null, at: "response")
             if let result = response["result"], let method = methodsById[JSONWriter.string(response["id"] ?? .null)] {
-                problems += checker.problems(result, schema["methods"]?[method]?["result"] ?? .null, at: "\(method).result")
+                problems += checker.problems(
+                    result, schema["methods"]?[method]?["result"] ?? .null, at: "\(method).result")
             }
         }
         return problems

@@ -39,7 +39,8 @@ import Testing
         #expect(error["code"] == JSONValue(-32000))
         #expect(error["data"]?["code"] == "not_found")
         #expect(error["message"]?.string?.contains("order/nope") == true)
-        let stale = try run(db, ["ingest", "-", "--client-state", "b", "--expect-client-state", "a", "--json"], input: "[]")
+        let stale = try run(
+            db, ["ingest", "-", "--client-state", "b", "--expect-client-state", "a", "--json"], input: "[]")
         #expect(try JSONParser().parse(stale.stderr)["data"]?["code"] == "mismatched_client_state")
         let usage = try run(db, ["search", "--json"])
         #expect(usage.status == 64)
@@ -50,12 +51,17 @@ import Testing
 
     @Test func aQueryCutAtTheMaximumSaysHowToContinue() throws {
         let db = TestSupport.temporaryDirectory() + "/index.sqlite"
-        let records = (0..<10_001).map { JSONWriter.string(TestSupport.record("item", String(format: "%05d", $0), "Item \($0)", [("properties", ["n": JSONValue($0)])])) }
+        let records = (0..<10_001).map {
+            JSONWriter.string(
+                TestSupport.record(
+                    "item", String(format: "%05d", $0), "Item \($0)", [("properties", ["n": JSONValue($0)])]))
+        }
         #expect(try run(db, ["ingest", "-"], input: records.joined(separator: "\n")).status == 0)
         let first = try run(db, ["query", "--type", "item", "--filter", "n ge 0", "--sort", "n", "--json"])
         #expect(first.json["entities"]?.array?.count == 10_000)
         #expect(first.json["nextCursor"] == "10000")
-        let rest = try run(db, ["query", "--type", "item", "--filter", "n ge 0", "--sort", "n", "--cursor", "10000", "--json"])
+        let rest = try run(
+            db, ["query", "--type", "item", "--filter", "n ge 0", "--sort", "n", "--cursor", "10000", "--json"])
         #expect(rest.json["entities"]?.array?.map { $0["id"] } == ["10000"])
         #expect(rest.json["nextCursor"] == nil)
         let human = try run(db, ["query", "--type", "item", "--filter", "n ge 0", "--sort", "n"])
@@ -105,8 +111,10 @@ import Testing
         try process.run()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
-        for path in ["bin/entityidx", "share/man/man1/entityidx.1", "share/bash-completion/completions/entityidx",
-                     "share/zsh/site-functions/_entityidx", "share/fish/vendor_completions.d/entityidx.fish"] {
+        for path in [
+            "bin/entityidx", "share/man/man1/entityidx.1", "share/bash-completion/completions/entityidx",
+            "share/zsh/site-functions/_entityidx", "share/fish/vendor_completions.d/entityidx.fish",
+        ] {
             let size = (try? FileManager.default.attributesOfItem(atPath: prefix + "/" + path)[.size] as? Int) ?? 0
             #expect(size > 0, "\(path)")
         }
@@ -122,7 +130,8 @@ import Testing
         #expect(header.contains("typos") && header.contains("score"))
         let suggest = try run(db, ["suggest", "--limit", "3"])
         #expect(suggest.stdout.split(separator: "\n").first?.contains("priority") == true, "\(suggest.stdout)")
-        let query = try run(db, ["query", "--type", "order", "--filter", "status eq shipped", "--sort", "total:desc", "--limit", "2"])
+        let query = try run(
+            db, ["query", "--type", "order", "--filter", "status eq shipped", "--sort", "total:desc", "--limit", "2"])
         let lines = query.stdout.split(separator: "\n")
         #expect(lines.first?.contains("status") == true && lines.first?.contains("total") == true)
         #expect(lines.dropFirst().allSatisfy { $0.contains("Shipped") }, "\(query.stdout)")

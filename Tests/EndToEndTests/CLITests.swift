@@ -47,8 +47,15 @@ import Testing
 
     @Test func jsonOutputIsThePipeResult() throws {
         try ingestSamples()
-        let cli = try run(["query", "--type", "order", "--filter", "status eq shipped", "--sort", "total:desc", "--limit", "3", "--json"])
-        let pipe = try run(["pipe"], input: #"{"jsonrpc":"2.0","id":1,"method":"query","params":{"type":"order","filters":[{"property":"status","op":"eq","value":"shipped"}],"sort":[{"property":"total","order":"desc"}],"limit":3}}"# + "\n")
+        let cli = try run([
+            "query", "--type", "order", "--filter", "status eq shipped", "--sort", "total:desc", "--limit", "3",
+            "--json",
+        ])
+        let pipe = try run(
+            ["pipe"],
+            input:
+                #"{"jsonrpc":"2.0","id":1,"method":"query","params":{"type":"order","filters":[{"property":"status","op":"eq","value":"shipped"}],"sort":[{"property":"total","order":"desc"}],"limit":3}}"#
+                + "\n")
         #expect(pipe.json["result"] == cli.json)
         #expect(cli.json["entities"]?.array?.count == 3)
     }
@@ -74,7 +81,11 @@ import Testing
         let missing = try run(["ingest", "/nonexistent/file.json"])
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("cannot read /nonexistent/file.json"))
-        let bad = try run(["ingest", "-"], input: "{\"type\":\"t\",\"id\":\"1\",\"title\":\"ok\"}\n{\"type\":\"t\",\"id\":\"2\",\"title\":\"x\",\"colour\":1}\nnot json\n")
+        let bad = try run(
+            ["ingest", "-"],
+            input:
+                "{\"type\":\"t\",\"id\":\"1\",\"title\":\"ok\"}\n{\"type\":\"t\",\"id\":\"2\",\"title\":\"x\",\"colour\":1}\nnot json\n"
+        )
         #expect(bad.status == 1)
         #expect(bad.stderr.contains("record 2 (line 2) (t/2): field \"colour\""), "\(bad.stderr)")
         #expect(bad.stderr.contains("record 3 (line 3): is not valid JSON"), "\(bad.stderr)")
@@ -86,7 +97,8 @@ import Testing
     }
 
     @Test func skipInvalidCommitsTheValidRecordsAndListsTheOthers() throws {
-        let input = "{\"type\":\"t\",\"id\":\"1\",\"title\":\"ok\"}\n{\"type\":\"t\",\"id\":\"2\",\"title\":\"x\",\"colour\":1}\nnot json\n{\"type\":\"t\",\"id\":\"4\",\"title\":\"four\"}\n"
+        let input =
+            "{\"type\":\"t\",\"id\":\"1\",\"title\":\"ok\"}\n{\"type\":\"t\",\"id\":\"2\",\"title\":\"x\",\"colour\":1}\nnot json\n{\"type\":\"t\",\"id\":\"4\",\"title\":\"four\"}\n"
         let r = try run(["ingest", "-", "--skip-invalid", "--json"], input: input)
         #expect(r.status == 2, "records were skipped: \(r.stderr)")
         #expect(r.stderr.contains("skipped record 2 (line 2) (t/2): field \"colour\""), "\(r.stderr)")
@@ -103,7 +115,9 @@ import Testing
         let r = try run(["ingest", "-", "--client-state", "s1"], input: #"[{"type":"t","id":1,"title":"One"}]"#)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(try run(["state"]).stdout == "s1\n")
-        let stale = try run(["ingest", "-", "--client-state", "s2", "--expect-client-state", "s0"], input: #"[{"type":"t","id":2,"title":"Two"}]"#)
+        let stale = try run(
+            ["ingest", "-", "--client-state", "s2", "--expect-client-state", "s0"],
+            input: #"[{"type":"t","id":2,"title":"Two"}]"#)
         #expect(stale.status == 1)
         #expect(stale.stderr.contains("-1006"))
         #expect(try run(["get", "--type", "t", "2", "--json"]).json["entities"]?.array?.isEmpty == true)
@@ -111,7 +125,10 @@ import Testing
 
     @Test func progressOnlyOnATerminal() throws {
         let file = TestSupport.temporaryDirectory() + "/many.ndjson"
-        TestSupport.write(file, (0..<30_000).map { JSONWriter.string(TestSupport.record("bulk", "\($0)", "Bulk \($0) café 東京")) }.joined(separator: "\n"))
+        TestSupport.write(
+            file,
+            (0..<30_000).map { JSONWriter.string(TestSupport.record("bulk", "\($0)", "Bulk \($0) café 東京")) }.joined(
+                separator: "\n"))
         let quiet = try run(["ingest", file])
         #expect(quiet.status == 0 && quiet.stderr.isEmpty, "nothing extra when stderr is not a terminal")
         // `script` gives the command a terminal.
@@ -127,7 +144,8 @@ import Testing
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(text.contains("inserted 30,000"))
-        #expect(text.contains(" records  ") && text.contains("/s"), "progress with records and rate: \(text.suffix(300))")
+        #expect(
+            text.contains(" records  ") && text.contains("/s"), "progress with records and rate: \(text.suffix(300))")
     }
 
     @Test func databaseFileIsPrivate() throws {
@@ -150,7 +168,13 @@ import Testing
             process.waitUntilExit()
             return String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         }
-        #expect(try query("SELECT e.type || '/' || e.id FROM search JOIN search_doc d ON d.doc = search.rowid JOIN entity e ON e.rowid = d.rowid WHERE search MATCH 'café' ORDER BY rank LIMIT 1") == "product/p3\n")
-        #expect(try query("SELECT e.type || '/' || e.id FROM search_code JOIN search_doc d ON d.doc = search_code.rowid JOIN entity e ON e.rowid = d.rowid WHERE search_code MATCH '042a'") == "order/1042\n")
+        #expect(
+            try query(
+                "SELECT e.type || '/' || e.id FROM search JOIN search_doc d ON d.doc = search.rowid JOIN entity e ON e.rowid = d.rowid WHERE search MATCH 'café' ORDER BY rank LIMIT 1"
+            ) == "product/p3\n")
+        #expect(
+            try query(
+                "SELECT e.type || '/' || e.id FROM search_code JOIN search_doc d ON d.doc = search_code.rowid JOIN entity e ON e.rowid = d.rowid WHERE search_code MATCH '042a'"
+            ) == "order/1042\n")
     }
 }

@@ -27,13 +27,21 @@ import Testing
             group.enter()
             Thread.detachNewThread {
                 defer { group.leave() }
-                guard let p = try? PipeProcess(db: db, now: nil) else { tally.record { $0.errors.append("writer \(w) did not start") }; return }
+                guard let p = try? PipeProcess(db: db, now: nil) else {
+                    tally.record { $0.errors.append("writer \(w) did not start") }; return
+                }
                 var n = 0
                 while Date() < deadline {
-                    let records: [JSONValue] = (0..<25).map { TestSupport.record("w\(w)", "\(n)-\($0)", "Written \(n) by \(w) widget") }
+                    let records: [JSONValue] = (0..<25).map {
+                        TestSupport.record("w\(w)", "\(n)-\($0)", "Written \(n) by \(w) widget")
+                    }
                     let (_, error) = p.call("ingest", ["records": .array(records)])
                     tally.record {
-                        if let error { $0.errors.append(JSONWriter.string(error)) } else { $0.written["w\(w)", default: 0] += 25 }
+                        if let error {
+                            $0.errors.append(JSONWriter.string(error))
+                        } else {
+                            $0.written["w\(w)", default: 0] += 25
+                        }
                         $0.operations += 1
                     }
                     n += 1
@@ -53,7 +61,9 @@ import Testing
                         let (_, e1) = pipe.call("search", ["query": "widget"])
                         let (_, e2) = pipe.call("get", ["type": "product", "ids": ["p1", "p2"]])
                         failure = (e1 ?? e2).map(JSONWriter.string)
-                    } else if let result = try? Binary.run(["--db", db, "search", "widget", "--json"]), result.status != 0 {
+                    } else if let result = try? Binary.run(["--db", db, "search", "widget", "--json"]),
+                        result.status != 0
+                    {
                         failure = result.stderr
                     }
                     let elapsed = Date().timeIntervalSince(start)
@@ -74,6 +84,8 @@ import Testing
             #expect(stats["types"]?[type]?["entities"] == JSONValue(count), "every write of \(type) is there")
         }
         #expect(tally.operations > 20)
-        print("concurrency: \(tally.operations) operations in \(Self.seconds) s, slowest read \(Int(tally.slowestRead * 1000)) ms")
+        print(
+            "concurrency: \(tally.operations) operations in \(Self.seconds) s, slowest read \(Int(tally.slowestRead * 1000)) ms"
+        )
     }
 }

@@ -17,7 +17,8 @@ import Testing
         p.standardError = out
         try p.run()
         p.waitUntilExit()
-        return String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(
+            in: .whitespacesAndNewlines)
     }
 
     /// A kill can land before the schema is created: the database then has no tables at all (creating the
@@ -27,7 +28,9 @@ import Testing
         #expect(try sqlite(db, "PRAGMA integrity_check") == "ok")
         let tables = try sqlite(db, "SELECT count(*) FROM sqlite_schema")
         if tables == "0" { return }
-        #expect(try sqlite(db, "SELECT count(*) FROM sqlite_schema WHERE name = 'search'") == "1", "a schema half created: \(tables) objects")
+        #expect(
+            try sqlite(db, "SELECT count(*) FROM sqlite_schema WHERE name = 'search'") == "1",
+            "a schema half created: \(tables) objects")
         #expect(try sqlite(db, "INSERT INTO search(search, rank) VALUES ('integrity-check', 1)") == "")
     }
 
@@ -38,9 +41,11 @@ import Testing
         var files: [String] = []
         for f in 0..<3 {
             let path = dir + "/batch\(f).ndjson"
-            TestSupport.write(path, (0..<15_000).map { i in
-                JSONWriter.string(TestSupport.record("f\(f)", "\(i)", "Record \(i) of file \(f) café 東京 #\(i)-A"))
-            }.joined(separator: "\n"))
+            TestSupport.write(
+                path,
+                (0..<15_000).map { i in
+                    JSONWriter.string(TestSupport.record("f\(f)", "\(i)", "Record \(i) of file \(f) café 東京 #\(i)-A"))
+                }.joined(separator: "\n"))
             files.append(path)
         }
         for round in 0..<Self.rounds {
@@ -74,10 +79,12 @@ import Testing
             let p = try PipeProcess(db: db, now: nil)
             // Single ingests that each commit, then a batch that is cut off.
             for i in 0..<20 {
-                #expect(p.call("ingest", ["records": [TestSupport.record("kept", "\(round)-\(i)", "Kept")]]).error == nil)
+                #expect(
+                    p.call("ingest", ["records": [TestSupport.record("kept", "\(round)-\(i)", "Kept")]]).error == nil)
             }
             _ = p.call("batch.begin")
-            _ = p.call("ingest", ["records": .array((0..<200).map { TestSupport.record("lost", "\(round)-\($0)", "Lost") })])
+            _ = p.call(
+                "ingest", ["records": .array((0..<200).map { TestSupport.record("lost", "\(round)-\($0)", "Lost") })])
             p.kill()
             try checkIntegrity(db)
             let q = try PipeProcess(db: db, now: nil)

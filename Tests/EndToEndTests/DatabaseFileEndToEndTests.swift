@@ -5,10 +5,13 @@ import Testing
 
 /// The database file from the command line: paths, read-only files and folders, another user's view.
 @Suite(.serialized) struct DatabaseFileEndToEndTests {
-    let records = (0..<20).map { JSONWriter.string(TestSupport.record("task", "\($0)", "Task \($0)")) }.joined(separator: "\n")
+    let records = (0..<20).map { JSONWriter.string(TestSupport.record("task", "\($0)", "Task \($0)")) }.joined(
+        separator: "\n")
 
     /// Runs the binary in `directory`, as the unprivileged user `nobody` when `asNobody` (file modes do not stop root).
-    func run(_ arguments: [String], in directory: String, asNobody: Bool = false, input: String = "") throws -> Binary.Result {
+    func run(_ arguments: [String], in directory: String, asNobody: Bool = false, input: String = "") throws
+        -> Binary.Result
+    {
         let process = Process()
         if asNobody {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
@@ -33,13 +36,16 @@ import Testing
         let out = stdout.fileHandleForReading.readDataToEndOfFile()
         let err = stderr.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Binary.Result(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                             stderr: String(decoding: err, as: UTF8.self))
+        return Binary.Result(
+            status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+            stderr: String(decoding: err, as: UTF8.self))
     }
 
     var canDropPrivileges: Bool { getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") }
 
-    func mode(_ path: String) -> Int { ((try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int) ?? -1 }
+    func mode(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int) ?? -1
+    }
 
     @Test func dbIsAPathNeverAURIAndNeverEmpty() throws {
         let dir = TestSupport.temporaryDirectory()
@@ -74,8 +80,9 @@ import Testing
         #expect(try run(["--db", "i.sqlite", "get", "--type", "task", "1"], in: dir, asNobody: true).status == 0)
         #expect(!FileManager.default.fileExists(atPath: dir + "/i.sqlite-shm"))
         // The pipe refuses a batch at batch.begin already.
-        let pipe = try run(["--db", "i.sqlite", "pipe"], in: dir, asNobody: true,
-                           input: #"{"jsonrpc":"2.0","id":1,"method":"batch.begin"}"# + "\n")
+        let pipe = try run(
+            ["--db", "i.sqlite", "pipe"], in: dir, asNobody: true,
+            input: #"{"jsonrpc":"2.0","id":1,"method":"batch.begin"}"# + "\n")
         let response = (try? JSONParser().parse(pipe.stdout)) ?? .null
         #expect(response["error"]?["data"]?["code"] == .string("read_only"), "\(pipe.stdout)")
         #expect(chmod(dir + "/i.sqlite", 0o600) == 0)

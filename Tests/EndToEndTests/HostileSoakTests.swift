@@ -40,9 +40,20 @@ struct HostileSoakTests {
     @Test func hostileQueriesAtFullSize() throws {
         let p = try PipeProcess(db: fresh())
         defer { p.close() }
-        _ = p.call("ingest", ["records": [
-            TestSupport.record("doc", "big", "Big", [("description", .string((0..<50_000).map { "lorem ipsum dolor\($0 % 10)" }.joined(separator: " ")))]),
-        ]])
+        _ = p.call(
+            "ingest",
+            [
+                "records": [
+                    TestSupport.record(
+                        "doc", "big", "Big",
+                        [
+                            (
+                                "description",
+                                .string((0..<50_000).map { "lorem ipsum dolor\($0 % 10)" }.joined(separator: " "))
+                            )
+                        ])
+                ]
+            ])
         var t = monotonic()
         _ = p.call("search", ["query": .string(String(repeating: "7", count: 300_000))])
         #expect(monotonic() - t < 3, "300,000 digits: \(monotonic() - t) s (was 7.3 s and 4.5 GB)")
@@ -53,7 +64,8 @@ struct HostileSoakTests {
         t = monotonic()
         let (result, _) = p.call("search", ["query": "lorem", "highlight": true])
         #expect(result?["entities"]?.array?.first?["highlights"]?.array?.count == 50_000)
-        #expect(monotonic() - t < 6, "highlighting 960 KB: \(monotonic() - t) s (was 2.9 s in a release build, quadratic)")
+        #expect(
+            monotonic() - t < 6, "highlighting 960 KB: \(monotonic() - t) s (was 2.9 s in a release build, quadratic)")
         #expect(p.residentKiB < 600_000, "resident \(p.residentKiB) KiB")
     }
 
@@ -62,7 +74,9 @@ struct HostileSoakTests {
         defer { p.close() }
         for chunk in 0..<4 {
             let records = (0..<5_000).map { i in
-                TestSupport.record("item", String(format: "%06d", chunk * 5_000 + i), "Item \(i)", [("description", .string(String(repeating: "words about the item ", count: 10)))])
+                TestSupport.record(
+                    "item", String(format: "%06d", chunk * 5_000 + i), "Item \(i)",
+                    [("description", .string(String(repeating: "words about the item ", count: 10)))])
             }
             #expect(p.call("ingest", ["records": .array(records)]).error == nil)
         }

@@ -19,13 +19,22 @@ import Testing
             #expect(error == nil, "\(method): \(error.map(JSONWriter.string) ?? "")")
             return result ?? .null
         }
-        #expect(ok("ingest", ["records": [record(1, [("properties", ["n": 1])]), record(2, [("related", [["type": "task", "id": "1"]])])]])
-            == ["inserted": 2, "updated": 0, "unchanged": 0])
+        #expect(
+            ok(
+                "ingest",
+                [
+                    "records": [
+                        record(1, [("properties", ["n": 1])]), record(2, [("related", [["type": "task", "id": "1"]])]),
+                    ]
+                ])
+                == ["inserted": 2, "updated": 0, "unchanged": 0])
         #expect(ok("get", ["type": "task", "ids": ["2", 1]])["entities"]?.array?.count == 2)
         #expect(ok("search", ["query": "task", "limit": 1])["entities"]?.array?.count == 1)
         #expect(ok("suggest", ["limit": 5])["entities"]?.array?.count == 2)
         #expect(ok("all", ["type": "task", "limit": 1])["nextCursor"] == .string("1"))
-        #expect(ok("query", ["type": "task", "filters": [["property": "n", "op": "eq", "value": 1]]])["entities"]?.array?.count == 1)
+        #expect(
+            ok("query", ["type": "task", "filters": [["property": "n", "op": "eq", "value": 1]]])["entities"]?.array?
+                .count == 1)
         #expect(ok("related", ["type": "task", "id": "2"])["entities"]?.array?.first?["id"] == .string("1"))
         #expect(ok("donate", ["type": "task", "id": "1"])["counted"] == .bool(true))
         _ = ok("batch.begin")
@@ -39,7 +48,12 @@ import Testing
         #expect(ok("declarations")["types"]?["task"]?.array?.count == 1)
         #expect(ok("stats")["entities"] == JSONValue(1))
         #expect(ok("delete", ["all": true])["deleted"] == JSONValue(1))
-        _ = p.call("search", ["query": "task", "explain": true, "highlight": true, "filters": [["property": "n", "op": "ge", "value": 0]]])
+        _ = p.call(
+            "search",
+            [
+                "query": "task", "explain": true, "highlight": true,
+                "filters": [["property": "n", "op": "ge", "value": 0]],
+            ])
         _ = p.call("reindex.request", ["type": "task", "ids": ["1"]])
         _ = p.call("reindex.request", [:])
         _ = p.call("reindex.pending")
@@ -53,7 +67,10 @@ import Testing
         let cases: [(Data, Int, String?)] = [
             (Data(#"{"jsonrpc":"2.0","id":1,"method":"get","#.utf8), -32700, nil),
             (Data([0x7B, 0xFF, 0xFE, 0x7D]), -32700, nil),
-            (Data(#"{"jsonrpc":"2.0","id":1,"method":"get","params":{"type":"a\u0000"}}"#.utf8) + Data([0]), -32700, nil),
+            (
+                Data(#"{"jsonrpc":"2.0","id":1,"method":"get","params":{"type":"a\u0000"}}"#.utf8) + Data([0]), -32700,
+                nil
+            ),
             (Data((String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)).utf8), -32700, nil),
             (Data((String(repeating: "[", count: 200) + String(repeating: "]", count: 200)).utf8), -32700, nil),
             (Data(#"{"jsonrpc":"2.0","id":9,"method":"get","params":{"type":"t","ids":[1e999]}}"#.utf8), -32700, nil),
@@ -64,25 +81,47 @@ import Testing
             (Data(#"{"jsonrpc":"2.0","id":5,"method":"no.such"}"#.utf8), -32601, "5"),
             (Data(#"{"jsonrpc":"2.0","id":6,"method":"get","params":{"type":1}}"#.utf8), -32602, "6"),
             (Data(#"{"jsonrpc":"2.0","id":7,"method":"search","params":{"query":"x","limt":3}}"#.utf8), -32602, "7"),
-            (Data(#"{"jsonrpc":"2.0","id":8,"method":"ingest","params":{"records":[{"type":"t","id":"1"}]}}"#.utf8), -32602, "8"),
-            (Data(#"{"jsonrpc":"2.0","id":"r","method":"related","params":{"type":"t","id":"none"}}"#.utf8), -32000, "\"r\""),
+            (
+                Data(#"{"jsonrpc":"2.0","id":8,"method":"ingest","params":{"records":[{"type":"t","id":"1"}]}}"#.utf8),
+                -32602, "8"
+            ),
+            (
+                Data(#"{"jsonrpc":"2.0","id":"r","method":"related","params":{"type":"t","id":"none"}}"#.utf8), -32000,
+                "\"r\""
+            ),
             (Data(#"[]"#.utf8), -32600, nil),
             (Data(#"42"#.utf8), -32600, nil),
         ]
         for (line, code, id) in cases {
             p.send(raw: line)
-            let response = try #require(p.readLine(), "no response to \(String(decoding: line.prefix(60), as: UTF8.self))")
-            #expect(response["error"]?["code"] == JSONValue(code), "\(String(decoding: line.prefix(60), as: UTF8.self)) → \(JSONWriter.string(response).prefix(200))")
+            let response = try #require(
+                p.readLine(), "no response to \(String(decoding: line.prefix(60), as: UTF8.self))")
+            #expect(
+                response["error"]?["code"] == JSONValue(code),
+                "\(String(decoding: line.prefix(60), as: UTF8.self)) → \(JSONWriter.string(response).prefix(200))")
             #expect(response["error"]?["data"]?["code"]?.string != nil)
             #expect(JSONWriter.string(response["id"] ?? .null) == (id ?? "null"))
         }
         // An invalid record names the record and field.
-        let (_, error) = p.call("ingest", ["records": [["type": "t", "id": "1", "title": "x"], ["type": "t", "id": "2", "title": "y", "colour": "red"]]])
+        let (_, error) = p.call(
+            "ingest",
+            [
+                "records": [
+                    ["type": "t", "id": "1", "title": "x"], ["type": "t", "id": "2", "title": "y", "colour": "red"],
+                ]
+            ])
         #expect(error?["data"]?["code"] == .string("invalid_record"))
         #expect(error?["message"]?.string?.contains("record 2 (t/2): field \"colour\"") == true)
         #expect(error?["data"]?["records"]?.array?.first?["field"] == .string("colour"))
         // With skipInvalid, the valid record commits and the result lists the skipped one, located the same way.
-        let (skipped, skipError) = p.call("ingest", ["skipInvalid": true, "records": [["type": "t", "id": "1", "title": "x"], ["type": "t", "id": "2", "title": "y", "colour": "red"]]])
+        let (skipped, skipError) = p.call(
+            "ingest",
+            [
+                "skipInvalid": true,
+                "records": [
+                    ["type": "t", "id": "1", "title": "x"], ["type": "t", "id": "2", "title": "y", "colour": "red"],
+                ],
+            ])
         #expect(skipError == nil)
         #expect(skipped?["inserted"] == JSONValue(1) && skipped?["skipped"] == JSONValue(1))
         #expect(skipped?["problems"]?.array?.first?["entity"] == .string("t/2"))
@@ -105,10 +144,14 @@ import Testing
         defer { p.close() }
         p.send(#"{"jsonrpc":"2.0","method":"ingest","params":{"records":[{"type":"t","id":"1","title":"One"}]}}"#)
         p.send(#"{"jsonrpc":"2.0","method":"no.such"}"#)
-        p.send(#"[{"jsonrpc":"2.0","method":"stats"},{"jsonrpc":"2.0","id":"a","method":"get","params":{"type":"t","ids":["1"]}},{"jsonrpc":"2.0","id":"b","method":"no.such"},7]"#)
+        p.send(
+            #"[{"jsonrpc":"2.0","method":"stats"},{"jsonrpc":"2.0","id":"a","method":"get","params":{"type":"t","ids":["1"]}},{"jsonrpc":"2.0","id":"b","method":"no.such"},7]"#
+        )
         let batch = try #require(p.readLine()?.array)
         #expect(batch.count == 3)
-        #expect(batch[0]["result"]?["entities"]?.array?.count == 1, "the notification before was applied and got no response")
+        #expect(
+            batch[0]["result"]?["entities"]?.array?.count == 1,
+            "the notification before was applied and got no response")
         #expect(batch[1]["error"]?["code"] == JSONValue(-32601))
         #expect(batch[2]["error"]?["code"] == JSONValue(-32600))
         p.send(#"[{"jsonrpc":"2.0","method":"stats"}]"#)
@@ -119,8 +162,11 @@ import Testing
         let p = try PipeProcess(db: fresh())
         defer { p.close() }
         _ = p.call("ingest", ["records": .array((1...50).map { record($0) })])
-        let garbage: [String] = ["{", "}", "[1,", "null", "\"x\"", "{\"jsonrpc\":\"2.0\",\"id\":1}", "\u{7F}", "{\"a\":\"\\ud800\"}",
-                                 "{\"jsonrpc\":\"2.0\",\"id\":true,\"method\":\"get\"}", "[]", "nul", "{\"jsonrpc\":\"1.0\",\"id\":2,\"method\":\"get\"}"]
+        let garbage: [String] = [
+            "{", "}", "[1,", "null", "\"x\"", "{\"jsonrpc\":\"2.0\",\"id\":1}", "\u{7F}", "{\"a\":\"\\ud800\"}",
+            "{\"jsonrpc\":\"2.0\",\"id\":true,\"method\":\"get\"}", "[]", "nul",
+            "{\"jsonrpc\":\"1.0\",\"id\":2,\"method\":\"get\"}",
+        ]
         var rssAfterWarmup = 0
         for round in 0..<3000 {
             let bad = garbage[round % garbage.count]
@@ -184,7 +230,10 @@ import Testing
         let a = try PipeProcess(db: db, now: nil), b = try PipeProcess(db: db, now: nil)
         defer { a.close(); b.close() }
         let file = TestSupport.temporaryDirectory() + "/big.ndjson"
-        TestSupport.write(file, (1...20_000).map { JSONWriter.string(TestSupport.record("bulk", "\($0)", "Bulk item \($0)")) }.joined(separator: "\n"))
+        TestSupport.write(
+            file,
+            (1...20_000).map { JSONWriter.string(TestSupport.record("bulk", "\($0)", "Bulk item \($0)")) }.joined(
+                separator: "\n"))
         let cli = Process()
         cli.executableURL = URL(fileURLWithPath: Binary.path)
         cli.arguments = ["--db", db, "ingest", file]

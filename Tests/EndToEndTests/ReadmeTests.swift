@@ -27,12 +27,18 @@ import Testing
         for line in lines {
             let command = line.components(separatedBy: "  #").first!.trimmingCharacters(in: .whitespaces)
             let arguments = try Self.shellWords(command)
-            guard arguments.first == "entityidx", arguments.count > 1, !["pipe", "mcp"].contains(arguments[1]) else { continue }
+            guard arguments.first == "entityidx", arguments.count > 1, !["pipe", "mcp"].contains(arguments[1]) else {
+                continue
+            }
             let files = arguments.filter { $0.hasSuffix(".json") || $0.hasSuffix(".ndjson") }
-            guard files.allSatisfy({ FileManager.default.fileExists(atPath: TestSupport.repository + "/" + $0) }) else { continue }
-            let r = try Binary.run(["--db", db, "--now", "2026-11-29T12:00:00Z"] + arguments.dropFirst().map { arg in
-                files.contains(arg) ? TestSupport.repository + "/" + arg : arg
-            })
+            guard files.allSatisfy({ FileManager.default.fileExists(atPath: TestSupport.repository + "/" + $0) }) else {
+                continue
+            }
+            let r = try Binary.run(
+                ["--db", db, "--now", "2026-11-29T12:00:00Z"]
+                    + arguments.dropFirst().map { arg in
+                        files.contains(arg) ? TestSupport.repository + "/" + arg : arg
+                    })
             #expect(r.status == 0, "\(command): \(r.stderr)")
             #expect(!r.stdout.isEmpty, "\(command) printed nothing")
             ran += 1
@@ -47,7 +53,8 @@ import Testing
         let expected = lines.filter { $0.hasPrefix("< ") }.map { String($0.dropFirst(2)) }
         #expect(sent.count >= 5 && sent.count == expected.count)
         let db = TestSupport.temporaryDirectory() + "/index.sqlite"
-        let r = try Binary.run(["--db", db, "--now", "2026-03-02T09:00:00Z", "pipe"], input: sent.joined(separator: "\n") + "\n")
+        let r = try Binary.run(
+            ["--db", db, "--now", "2026-03-02T09:00:00Z", "pipe"], input: sent.joined(separator: "\n") + "\n")
         let answered = r.stdout.split(separator: "\n").map(String.init)
         #expect(answered.count == expected.count)
         for (a, e) in zip(answered, expected) { #expect(a == e) }

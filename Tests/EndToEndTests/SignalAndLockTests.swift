@@ -10,8 +10,11 @@ import Testing
     func monotonic() -> Double { ProcessInfo.processInfo.systemUptime }
 
     func ingestLine(_ count: Int, id: Int = 1) -> String {
-        let records = (0..<count).map { JSONWriter.string(TestSupport.record("bulk", "\($0)", "Bulk record \($0) with a few words")) }
-        return #"{"jsonrpc":"2.0","id":"# + "\(id)" + #","method":"ingest","params":{"records":["# + records.joined(separator: ",") + "]}}"
+        let records = (0..<count).map {
+            JSONWriter.string(TestSupport.record("bulk", "\($0)", "Bulk record \($0) with a few words"))
+        }
+        return #"{"jsonrpc":"2.0","id":"# + "\(id)" + #","method":"ingest","params":{"records":["#
+            + records.joined(separator: ",") + "]}}"
     }
 
     @Test(arguments: [SIGTERM, SIGINT])
@@ -43,7 +46,9 @@ import Testing
         kill(p.process.processIdentifier, SIGTERM)
         p.process.waitUntilExit()
         #expect(p.process.terminationStatus == 143)
-        #expect(try Binary.run(["--db", db, "--now", "2026-03-02T09:00:00Z", "stats", "--json"]).json["entities"] == JSONValue(0))
+        #expect(
+            try Binary.run(["--db", db, "--now", "2026-03-02T09:00:00Z", "stats", "--json"]).json["entities"]
+                == JSONValue(0))
     }
 
     @Test func aWriterWaitsForAnotherAsLongAsItHoldsTheLock() throws {
@@ -65,7 +70,9 @@ import Testing
         #expect(holder.call("batch.end", ["clientState": "s"]).error == nil)
         writer.waitUntilExit()
         #expect(writer.terminationStatus == 0)
-        #expect(try Binary.run(["--db", db, "--now", "2026-03-02T09:00:00Z", "get", "--type", "task", "1", "--json"]).json["entities"]?.array?.count == 1)
+        #expect(
+            try Binary.run(["--db", db, "--now", "2026-03-02T09:00:00Z", "get", "--type", "task", "1", "--json"]).json[
+                "entities"]?.array?.count == 1)
         holder.close()
     }
 
@@ -74,11 +81,14 @@ import Testing
         let holder = try PipeProcess(db: db)
         defer { holder.close() }
         #expect(holder.call("batch.begin").error == nil)
-        let r = try Binary.run(["--db", db, "ingest", "-"], input: JSONWriter.string(TestSupport.record("task", "1", "One")),
-                               environment: ["ENTITYIDX_LOCK_TIMEOUT": "0.3"])
+        let r = try Binary.run(
+            ["--db", db, "ingest", "-"], input: JSONWriter.string(TestSupport.record("task", "1", "One")),
+            environment: ["ENTITYIDX_LOCK_TIMEOUT": "0.3"])
         #expect(r.status == 1)
         #expect(r.stderr.contains("locked for writing by process \(holder.process.processIdentifier)"), "\(r.stderr)")
-        #expect(r.stderr.contains("entityidx") && r.stderr.contains("pipe") && r.stderr.contains("waiting 0."), "\(r.stderr)")
+        #expect(
+            r.stderr.contains("entityidx") && r.stderr.contains("pipe") && r.stderr.contains("waiting 0."),
+            "\(r.stderr)")
     }
 
     @Test func anIdleIngestFromStdinHoldsNoLock() throws {
@@ -93,13 +103,16 @@ import Testing
         try process.run()
         Thread.sleep(forTimeInterval: 0.3)
         // The producer has written nothing yet: another writer goes ahead at once.
-        let other = try Binary.run(["--db", db, "ingest", "-"], input: JSONWriter.string(TestSupport.record("task", "2", "Two")),
-                                   environment: ["ENTITYIDX_LOCK_TIMEOUT": "1"])
+        let other = try Binary.run(
+            ["--db", db, "ingest", "-"], input: JSONWriter.string(TestSupport.record("task", "2", "Two")),
+            environment: ["ENTITYIDX_LOCK_TIMEOUT": "1"])
         #expect(other.status == 0, "\(other.stderr)")
         stdin.fileHandleForWriting.write(Data(JSONWriter.string(TestSupport.record("task", "1", "One")).utf8))
         try stdin.fileHandleForWriting.close()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
-        #expect(try Binary.run(["--db", db, "--now", "2026-03-02T09:00:00Z", "stats", "--json"]).json["entities"] == JSONValue(2))
+        #expect(
+            try Binary.run(["--db", db, "--now", "2026-03-02T09:00:00Z", "stats", "--json"]).json["entities"]
+                == JSONValue(2))
     }
 }

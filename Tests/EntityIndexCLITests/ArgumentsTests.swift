@@ -1,9 +1,11 @@
-@testable import EntityIndexCLI
 import TestSupport
 import Testing
 
+@testable import EntityIndexCLI
+
 @Suite struct ArgumentsTests {
-    let spec = CommandSpec(name: "x", abstract: "X", usage: "entityidx x", options: [("type=", "t"), ("explain", "e")], discussion: "")
+    let spec = CommandSpec(
+        name: "x", abstract: "X", usage: "entityidx x", options: [("type=", "t"), ("explain", "e")], discussion: "")
 
     @Test func optionsBeforeAndAfterArguments() throws {
         let p = try ParsedArguments.parse(["a", "--type", "T", "b", "--explain", "--db=/tmp/x"], spec: spec)
@@ -40,34 +42,38 @@ import Testing
     @Test func searchHelpIsStable() {
         let (status, out, _) = run(["help", "search"])
         #expect(status == 0)
-        #expect(out == """
-            Search entities by text, best first
+        #expect(
+            out == """
+                Search entities by text, best first
 
-            Usage: entityidx search QUERY… [--type T] [--limit N] [--filter 'PROP OP VALUE']… [--explain] [--highlight] [--json]
+                Usage: entityidx search QUERY… [--type T] [--limit N] [--filter 'PROP OP VALUE']… [--explain] [--highlight] [--json]
 
-            Options:
-              --type <value>    only entities of this type
-              --limit <value>   at most N results (default 20)
-              --filter <value>  a property filter that must hold, e.g. 'status eq shipped' (repeatable)
-              --explain         show each result's ranking tiers
-              --highlight       show the matched spans of each field
-              --db <value>      the database file (default: $ENTITYIDX_DB, else ./entityidx.sqlite)
-              --now <value>     fix the clock (ISO-8601 with a zone), for reproducible expiry and recency
-              --json            print the pipe's result object as JSON
-              --help            show this help
+                Options:
+                  --type <value>    only entities of this type
+                  --limit <value>   at most N results (default 20)
+                  --filter <value>  a property filter that must hold, e.g. 'status eq shipped' (repeatable)
+                  --explain         show each result's ranking tiers
+                  --highlight       show the matched spans of each field
+                  --db <value>      the database file (default: $ENTITYIDX_DB, else ./entityidx.sqlite)
+                  --now <value>     fix the clock (ISO-8601 with a zone), for reproducible expiry and recency
+                  --json            print the pipe's result object as JSON
+                  --help            show this help
 
-            Every word must match; the last one matches as a prefix unless the query ends with a space. Case, width
-            and accents are ignored; CJK text matches inside longer runs; ids match as typed, without separators or
-            by their number. When nothing matches, words of five letters or more (inside compounds too) may match
-            with typos, and a part of an id or code with a digit finds it (9444 finds K83913.39F29.59444AT). Quote a query that starts with '-'
-            after '--': entityidx search -- -cafe
+                Every word must match; the last one matches as a prefix unless the query ends with a space. Case, width
+                and accents are ignored; CJK text matches inside longer runs; ids match as typed, without separators or
+                by their number. When nothing matches, words of five letters or more (inside compounds too) may match
+                with typos, and a part of an id or code with a digit finds it (9444 finds K83913.39F29.59444AT). Quote a query that starts with '-'
+                after '--': entityidx search -- -cafe
 
-            """)
+                """)
     }
 
     @Test func everyCommandHasHelp() {
-        for name in ["ingest", "search", "complete", "get", "suggest", "all", "query", "related", "delete", "donate", "reindex", "state",
-                     "declare", "stats", "pipe"] {
+        for name in [
+            "ingest", "search", "complete", "get", "suggest", "all", "query", "related", "delete", "donate", "reindex",
+            "state",
+            "declare", "stats", "pipe",
+        ] {
             let (status, out, _) = run([name, "--help"])
             #expect(status == 0 && out.contains("Usage: entityidx \(name)"), "\(name)")
         }
@@ -83,7 +89,11 @@ import Testing
         #expect(out.contains(#""id":"n1""#))
         #expect(run(["--db", db, "--now", "yesterday", "stats"]).0 == 64)
         #expect(run(["--db", db, "search", "x", "--limit", "-1"]).0 == 64)
-        #expect(run(["--db", db, "declare", "--type", "note", "due:date", "size:number:unsortable", "nick:string@displayName"]).0 == 0)
+        #expect(
+            run([
+                "--db", db, "declare", "--type", "note", "due:date", "size:number:unsortable",
+                "nick:string@displayName",
+            ]).0 == 0)
         #expect(run(["--db", db, "declare"]).1.contains("note.nick  string @displayName"))
     }
 }

@@ -1,21 +1,26 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import EntityIndex
 import EntityIndexPipe
 import JSON
 import TestSupport
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Hostile requests: each has bounded memory and time, and gets an error that says what to ask for instead.
 @Suite struct HostileRequestTests {
     func server(maxResponseBytes: Int = PipeServer.defaultMaxResponseBytes, records: Int = 300) throws -> PipeServer {
         let store = try TestSupport.store()
-        _ = try store.ingest((0..<records).map {
-            TestSupport.record("task", "\($0)", "Task \($0) " + String(repeating: "padding ", count: 40), [("properties", ["n": JSONValue($0), "m": JSONValue($0 % 7)])])
-        })
-        return PipeServer(handler: RequestHandler(store: store, clock: { Timestamp.parse("2026-03-02T09:00:00Z")! }),
-                          maxResponseBytes: maxResponseBytes)
+        _ = try store.ingest(
+            (0..<records).map {
+                TestSupport.record(
+                    "task", "\($0)", "Task \($0) " + String(repeating: "padding ", count: 40),
+                    [("properties", ["n": JSONValue($0), "m": JSONValue($0 % 7)])])
+            })
+        return PipeServer(
+            handler: RequestHandler(store: store, clock: { Timestamp.parse("2026-03-02T09:00:00Z")! }),
+            maxResponseBytes: maxResponseBytes)
     }
 
     func seconds(_ body: () throws -> Void) rethrows -> Double {
@@ -28,7 +33,11 @@ import Testing
 
     @Test func aBatchsResponsesAreBoundedAndAnOverLimitItemGetsItsOwnError() throws {
         let s = try server(maxResponseBytes: 200_000)
-        let line = "[" + (1...5).map { #"{"jsonrpc":"2.0","id":"# + "\($0)" + #","method":"all","params":{"type":"task","limit":300}}"# }.joined(separator: ",") + #",{"jsonrpc":"2.0","id":6,"method":"state"}]"#
+        let line =
+            "["
+            + (1...5).map {
+                #"{"jsonrpc":"2.0","id":"# + "\($0)" + #","method":"all","params":{"type":"task","limit":300}}"#
+            }.joined(separator: ",") + #",{"jsonrpc":"2.0","id":6,"method":"state"}]"#
         let bytes = try #require(s.respond(line: Array(line.utf8)))
         #expect(bytes.count <= 200_000 + 2_000, "the line stays within the bound: \(String(bytes.count))")
         let items = try #require(try JSONParser().parse(bytes).array)
@@ -44,17 +53,22 @@ import Testing
     @Test func aResultOverTheRecordBudgetIsResourceExhausted() throws {
         let s = try server()
         s.handler.store.maxResultBytes = 20_000
-        let r = try #require(s.handle(line: Array(#"{"jsonrpc":"2.0","id":1,"method":"all","params":{"type":"task","limit":300}}"#.utf8)))
+        let r = try #require(
+            s.handle(line: Array(#"{"jsonrpc":"2.0","id":1,"method":"all","params":{"type":"task","limit":300}}"#.utf8))
+        )
         #expect(r["error"]?["data"]?["code"] == .string("resource_exhausted"))
         #expect(r["error"]?["message"]?.string?.contains("limit") == true)
-        let small = try #require(s.handle(line: Array(#"{"jsonrpc":"2.0","id":2,"method":"all","params":{"type":"task","limit":10}}"#.utf8)))
+        let small = try #require(
+            s.handle(line: Array(#"{"jsonrpc":"2.0","id":2,"method":"all","params":{"type":"task","limit":10}}"#.utf8)))
         #expect(small["result"]?["entities"]?.array?.count == 10)
     }
 
     @Test func tooManyFiltersOrSortKeysAreInvalidParamsWithoutSQL() throws {
         let s = try server()
         func call(_ params: JSONValue) -> JSONValue? {
-            s.handle(line: Array(JSONWriter.string(["jsonrpc": "2.0", "id": 1, "method": "query", "params": params]).utf8))?["error"]
+            s.handle(
+                line: Array(JSONWriter.string(["jsonrpc": "2.0", "id": 1, "method": "query", "params": params]).utf8))?[
+                    "error"]
         }
         let filters = JSONValue.array((0..<1000).map { ["property": "n", "op": "ne", "value": JSONValue($0)] })
         let many = try #require(call(["type": "task", "filters": filters]))
@@ -64,9 +78,14 @@ import Testing
         let sorts = JSONValue.array((0..<40).map { _ in ["property": "n"] })
         let sorted = try #require(call(["type": "task", "sort": sorts]))
         #expect(sorted["code"] == JSONValue(-32602) && sorted["message"]?.string?.contains("sort keys") == true)
-        let long = call(["type": "task", "filters": [["property": "n", "op": "contains", "value": .string(String(repeating: "x", count: 60_000))]]])
+        let long = call([
+            "type": "task",
+            "filters": [["property": "n", "op": "contains", "value": .string(String(repeating: "x", count: 60_000))]],
+        ])
         #expect(long?["code"] == JSONValue(-32602))
-        #expect(call(["type": "task", "filters": .array(Array(filters.array!.prefix(EntityStore.maxFilters))), "limit": 1]) == nil)
+        #expect(
+            call(["type": "task", "filters": .array(Array(filters.array!.prefix(EntityStore.maxFilters))), "limit": 1])
+                == nil)
     }
 
     @Test func aHugeQueryIsCutBeforeItIsAnalyzed() throws {

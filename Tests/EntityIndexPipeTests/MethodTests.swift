@@ -24,6 +24,8 @@ import Testing
     @Test func anUnknownParameterNamesTheKnownOnes() throws {
         let handler = RequestHandler(store: try TestSupport.store(), clock: { 0 })
         let error = #expect(throws: EntityIndexError.self) { try handler.call(.search, ["query": "x", "limt": 3]) }
-        #expect(error?.message == "search: unknown parameter \"limt\" (known: query, type, limit, filters, explain, highlight)")
+        #expect(
+            error?.message
+                == "search: unknown parameter \"limt\" (known: query, type, limit, filters, explain, highlight)")
     }
 }

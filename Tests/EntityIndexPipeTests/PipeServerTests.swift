@@ -17,8 +17,13 @@ import Testing
 
     @Test func answersWithTheRequestId() throws {
         let s = try server()
-        #expect(answer(s, #"{"jsonrpc":"2.0","id":"x-1","method":"state"}"#) == ["jsonrpc": "2.0", "id": "x-1", "result": ["clientState": .null]])
-        #expect(answer(s, #"{"jsonrpc":"2.0","id":12.50,"method":"state"}"#)?["id"] == .number(JSONNumber(text: "12.50", double: 12.5)))
+        #expect(
+            answer(s, #"{"jsonrpc":"2.0","id":"x-1","method":"state"}"#) == [
+                "jsonrpc": "2.0", "id": "x-1", "result": ["clientState": .null],
+            ])
+        #expect(
+            answer(s, #"{"jsonrpc":"2.0","id":12.50,"method":"state"}"#)?["id"]
+                == .number(JSONNumber(text: "12.50", double: 12.5)))
     }
 
     @Test func notificationsAndBlankLinesGetNothing() throws {
@@ -28,13 +33,15 @@ import Testing
         #expect(answer(s, #"[{"jsonrpc":"2.0","method":"state"}]"#) == nil)
     }
 
-    @Test("params errors say what to fix", arguments: [
-        (#"{"type":"t"}"#, "parameter \"ids\" is required"),
-        (#"{"type":"t","ids":[true]}"#, "parameter \"ids[0]\" must be a non-empty string or an integer id"),
-        (#"{"type":"t","ids":[],"extra":1}"#, "unknown parameter \"extra\""),
-        (#"{"type":"","ids":[]}"#, "parameter \"type\" must not be empty"),
-        (#"[]"#, "params must be an object"),
-    ])
+    @Test(
+        "params errors say what to fix",
+        arguments: [
+            (#"{"type":"t"}"#, "parameter \"ids\" is required"),
+            (#"{"type":"t","ids":[true]}"#, "parameter \"ids[0]\" must be a non-empty string or an integer id"),
+            (#"{"type":"t","ids":[],"extra":1}"#, "unknown parameter \"extra\""),
+            (#"{"type":"","ids":[]}"#, "parameter \"type\" must not be empty"),
+            (#"[]"#, "params must be an object"),
+        ])
     func paramsErrors(_ params: String, _ message: String) throws {
         let s = try server()
         let r = try #require(answer(s, #"{"jsonrpc":"2.0","id":1,"method":"get","params":"# + params + "}"))
@@ -51,10 +58,16 @@ import Testing
 
     @Test func batchStateErrors() throws {
         let s = try server()
-        #expect(answer(s, #"{"jsonrpc":"2.0","id":1,"method":"batch.end","params":{"clientState":"s"}}"#)?["error"]?["data"]?["code"] == .string("batch_state"))
+        #expect(
+            answer(s, #"{"jsonrpc":"2.0","id":1,"method":"batch.end","params":{"clientState":"s"}}"#)?["error"]?[
+                "data"]?["code"] == .string("batch_state"))
         #expect(answer(s, #"{"jsonrpc":"2.0","id":2,"method":"batch.begin"}"#)?["result"] == [:])
-        #expect(answer(s, #"{"jsonrpc":"2.0","id":3,"method":"batch.begin"}"#)?["error"]?["data"]?["code"] == .string("batch_state"))
+        #expect(
+            answer(s, #"{"jsonrpc":"2.0","id":3,"method":"batch.begin"}"#)?["error"]?["data"]?["code"]
+                == .string("batch_state"))
         let big = String(repeating: "é", count: 126)
-        #expect(answer(s, #"{"jsonrpc":"2.0","id":4,"method":"batch.end","params":{"clientState":""# + big + #""}}"#)?["error"]?["data"]?["code"] == .string("limit_exceeded"))
+        #expect(
+            answer(s, #"{"jsonrpc":"2.0","id":4,"method":"batch.end","params":{"clientState":""# + big + #""}}"#)?[
+                "error"]?["data"]?["code"] == .string("limit_exceeded"))
     }
 }

@@ -17,7 +17,8 @@ import Testing
 
     static func load(_ file: String) -> [Case] {
         let shared = TestSupport.repository + "/../shared/acceptance/" + file
-        let text = TestSupport.read(shared) ?? TestSupport.read(TestSupport.repository + "/Tests/Fixtures/" + file) ?? ""
+        let text =
+            TestSupport.read(shared) ?? TestSupport.read(TestSupport.repository + "/Tests/Fixtures/" + file) ?? ""
         return text.split(separator: "\n").filter { !$0.isEmpty }.map { line in
             let json = TestSupport.json(String(line))
             return Case(name: json["name"]?.string ?? "?", json: json)
@@ -57,7 +58,9 @@ import Testing
         }
         if let order = expect["order"]?.array?.compactMap(\.string) {
             let positions = order.compactMap { results.firstIndex(of: $0) }
-            #expect(positions.count == order.count && positions == positions.sorted(), "expected order \(order) in \(results)")
+            #expect(
+                positions.count == order.count && positions == positions.sorted(),
+                "expected order \(order) in \(results)")
         }
     }
 }

@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import EntityIndex
 import JSON
 import SQLite
 import TestSupport
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The database file: only entityidx's own SQLite files are used, byte for byte untouched otherwise; a file replaced
 /// or removed under a running process is never written to; `--db` is a path.
@@ -20,10 +21,10 @@ import Testing
     }
 
     @Test(arguments: [
-        "CREATE TABLE notes(x); INSERT INTO notes VALUES (1)",            // no name in common with an index
-        "CREATE TABLE entity(a, b); INSERT INTO entity VALUES (1, 2)",    // a name clash
+        "CREATE TABLE notes(x); INSERT INTO notes VALUES (1)",  // no name in common with an index
+        "CREATE TABLE entity(a, b); INSERT INTO entity VALUES (1, 2)",  // a name clash
         "PRAGMA application_id = 42; CREATE TABLE meta(key, value); CREATE TABLE schema_migrations(version)",
-        "PRAGMA application_id = 7",                                      // another application's empty file
+        "PRAGMA application_id = 7",  // another application's empty file
     ])
     func anotherApplicationsFileIsRefusedUnchanged(_ sql: String) throws {
         let path = try foreign(sql)
@@ -56,11 +57,17 @@ import Testing
             _ = try other.ingest([TestSupport.record("task", "2", "Two")])
         }
         #expect(rename(dir + "/new.sqlite", dir + "/i.sqlite") == 0)
-        #expect { try store.ingest([TestSupport.record("task", "3", "Three")]) } throws: { ($0 as? EntityIndexError)?.code == .databaseReplaced }
+        #expect { try store.ingest([TestSupport.record("task", "3", "Three")]) } throws: {
+            ($0 as? EntityIndexError)?.code == .databaseReplaced
+        }
         #expect { try store.beginBatch() } throws: { ($0 as? EntityIndexError)?.code == .databaseReplaced }
-        #expect { try store.delete(DeleteRequest(all: true)) } throws: { ($0 as? EntityIndexError)?.code == .databaseReplaced }
+        #expect { try store.delete(DeleteRequest(all: true)) } throws: {
+            ($0 as? EntityIndexError)?.code == .databaseReplaced
+        }
         let fresh = try EntityStore(path: dir + "/i.sqlite", now: 0)
-        #expect(try fresh.get(type: "task", ids: ["1", "2", "3"]).map(\.key.id) == ["2"], "nothing acknowledged went to the old file")
+        #expect(
+            try fresh.get(type: "task", ids: ["1", "2", "3"]).map(\.key.id) == ["2"],
+            "nothing acknowledged went to the old file")
         #expect(unlink(dir + "/i.sqlite") == 0)
         #expect { try fresh.ingest([TestSupport.record("task", "4", "Four")]) } throws: { error in
             (error as? EntityIndexError)?.code == .databaseReplaced && "\(error)".contains("removed")

@@ -30,7 +30,9 @@ import Testing
 
     @Test func idsAndDomainDeleteOnlyTheIdsInTheDomain() throws {
         let store = try store()
-        #expect(try store.delete(DeleteRequest(type: "order", ids: ["o1", "o3", "missing"], domains: ["shop.orders.2025"])) == 1)
+        #expect(
+            try store.delete(DeleteRequest(type: "order", ids: ["o1", "o3", "missing"], domains: ["shop.orders.2025"]))
+                == 1)
         #expect(try remaining(store) == ["customer/c1", "customer/c2", "order/o2", "order/o3"])
     }
 
@@ -42,7 +44,9 @@ import Testing
 
     @Test func allTakesNoOtherSelector() throws {
         let store = try store()
-        #expect { try store.delete(DeleteRequest(type: "order", all: true)) } throws: { ($0 as? EntityIndexError)?.code == .invalidParams }
+        #expect { try store.delete(DeleteRequest(type: "order", all: true)) } throws: {
+            ($0 as? EntityIndexError)?.code == .invalidParams
+        }
         #expect(try remaining(store).count == 5)
     }
 }

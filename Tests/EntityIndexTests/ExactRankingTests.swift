@@ -22,9 +22,11 @@ import Testing
         }
     }
 
-    static let words = ["kettle", "kettlebell", "copper", "lamp", "lampshade", "blue", "bluebell", "mug", "cruz", "lara",
-                        "tea", "teapot", "set", "desk", "stand", "storm", "lantern", "gadget", "müller", "mueller",
-                        "café", "cafe", "hospital", "music", "musical", "intel", "ecm", "gmp"]
+    static let words = [
+        "kettle", "kettlebell", "copper", "lamp", "lampshade", "blue", "bluebell", "mug", "cruz", "lara",
+        "tea", "teapot", "set", "desk", "stand", "storm", "lantern", "gadget", "müller", "mueller",
+        "café", "cafe", "hospital", "music", "musical", "intel", "ecm", "gmp",
+    ]
 
     // MARK: - The corpus
 
@@ -38,19 +40,32 @@ import Testing
         return (0..<count).map { i in
             var fields: [(String, JSONValue)] = [
                 ("type", .string(i % 7 == 0 ? "tool" : "item")), ("id", .string("x\(i)")),
-                ("title", .string(Int.random(in: 0..<3, using: &rng) == 0 ? shared.randomElement(using: &rng)! : phrase(1...4))),
+                (
+                    "title",
+                    .string(
+                        Int.random(in: 0..<3, using: &rng) == 0 ? shared.randomElement(using: &rng)! : phrase(1...4))
+                ),
             ]
             func maybe(_ oneIn: Int) -> Bool { Int.random(in: 0..<oneIn, using: &rng) == 0 }
             if maybe(3) { fields.append(("subtitle", .string(phrase(1...3)))) }
             if maybe(3) { fields.append(("description", .string(phrase(2...8)))) }
             if maybe(4) { fields.append(("synonyms", .array([.string(phrase(1...2))]))) }
-            if maybe(4) { fields.append(("keywords", .array((0..<Int.random(in: 1...3, using: &rng)).map { _ in .string(phrase(1...2)) }))) }
+            if maybe(4) {
+                fields.append(
+                    ("keywords", .array((0..<Int.random(in: 1...3, using: &rng)).map { _ in .string(phrase(1...2)) })))
+            }
             if maybe(5) { fields.append(("properties", .object(JSONObject([("label", .string(phrase(1...2)))])))) }
-            if maybe(4) { fields.append(("rankingHint", .number(JSONNumber(Double(Int.random(in: 0...1000, using: &rng)) / 10)))) }
+            if maybe(4) {
+                fields.append(("rankingHint", .number(JSONNumber(Double(Int.random(in: 0...1000, using: &rng)) / 10))))
+            }
             if maybe(6) { fields.append(("priority", JSONValue(Int.random(in: -40...40, using: &rng)))) }
             if maybe(6) {
                 let day = Int.random(in: 1...28, using: &rng), hour = Int.random(in: 0...23, using: &rng)
-                fields.append(("lastUsedAt", .string("2026-02-\(day < 10 ? "0" : "")\(day)T\(hour < 10 ? "0" : "")\(hour):00:00Z")))
+                fields.append(
+                    (
+                        "lastUsedAt",
+                        .string("2026-02-\(day < 10 ? "0" : "")\(day)T\(hour < 10 ? "0" : "")\(hour):00:00Z")
+                    ))
             }
             if maybe(20) { fields.append(("hidden", .bool(true))) }
             return .object(JSONObject(fields))
@@ -73,18 +88,22 @@ import Testing
     }
 
     static func entities(_ store: EntityStore) throws -> [Entity] {
-        try store.db.rows("""
+        try store.db.rows(
+            """
             SELECT e.rowid, e.type, e.id, e.hidden, d.title, d.names, d.subtitle, d.description, d.props, d.ident, d.title_plain,
             e.record, e.ranking_hint, e.priority, e.last_used_at FROM entity e JOIN search_doc d ON d.rowid = e.rowid
-            """) { s in
+            """
+        ) { s in
             let record = s.record(11)
-            let names = ((record["synonyms"]?.array ?? []) + (record["keywords"]?.array ?? [])).compactMap(\.string).map {
+            let names = ((record["synonyms"]?.array ?? []) + (record["keywords"]?.array ?? [])).compactMap(\.string).map
+            {
                 TextAnalyzer.tokens($0).map(\.text)
             }
             func terms(_ i: Int32) -> [String] { s.text(i).split(separator: " ").map(String.init) }
-            return Entity(rowid: s.int(0), key: s.text(1) + "/" + s.text(2), type: s.text(1), hidden: s.int(3) != 0,
-                          columns: (4...9).map { terms(Int32($0)) }, titlePlain: terms(10), names: names,
-                          hint: s.optionalDouble(12) ?? 0, priority: s.optionalInt(13) ?? 0, lastUsed: s.optionalInt(14) ?? 0)
+            return Entity(
+                rowid: s.int(0), key: s.text(1) + "/" + s.text(2), type: s.text(1), hidden: s.int(3) != 0,
+                columns: (4...9).map { terms(Int32($0)) }, titlePlain: terms(10), names: names,
+                hint: s.optionalDouble(12) ?? 0, priority: s.optionalInt(13) ?? 0, lastUsed: s.optionalInt(14) ?? 0)
         }
     }
 
@@ -101,7 +120,8 @@ import Testing
             var attribute = 0
             var matchedAll = true
             for (i, w) in words.enumerated() {
-                let best = (0..<6).filter { matches(w, e.columns[$0], last: i == words.count - 1) }.map { rank[$0] }.min()
+                let best = (0..<6).filter { matches(w, e.columns[$0], last: i == words.count - 1) }.map { rank[$0] }
+                    .min()
                 guard let best else { matchedAll = false; break }
                 attribute += best
             }
@@ -111,17 +131,26 @@ import Testing
             let allInTitle = words.enumerated().allSatisfy { matches($1, title, last: $0 == n - 1) }
             let wholeInTitle = words.enumerated().allSatisfy { matches($1, title, last: $0 == n - 1, whole: true) }
             let head = e.titlePlain.count >= n && Array(e.titlePlain.prefix(n)) == words
-            let typedHead = e.titlePlain.count >= n && Array(e.titlePlain.prefix(n - 1)) == Array(words.prefix(n - 1))
+            let typedHead =
+                e.titlePlain.count >= n && Array(e.titlePlain.prefix(n - 1)) == Array(words.prefix(n - 1))
                 && typing && e.titlePlain[n - 1].hasPrefix(words[n - 1])
             let exactness: Int
             if attribute == 0 {
-                exactness = e.titlePlain == words ? 0 : wholeInTitle && head ? 1 : wholeInTitle ? 2 : allInTitle && (head || typedHead) ? 3 : 4
+                exactness =
+                    e.titlePlain == words
+                    ? 0 : wholeInTitle && head ? 1 : wholeInTitle ? 2 : allInTitle && (head || typedHead) ? 3 : 4
             } else {
                 exactness = e.names.contains(words) ? 0 : 4
             }
             let day = e.lastUsed >= 978_307_200_000 ? (e.lastUsed - 978_307_200_000) / 86_400_000 + 1 : 0
-            ranked.append(([Int64(attribute), Int64(exactness), -Int64((e.hint * 10).rounded()), -min(max(e.priority, -31), 31), -day,
-                            Int64(min(e.titlePlain.count, 15)), -e.rowid], e.key))
+            ranked.append(
+                (
+                    [
+                        Int64(attribute), Int64(exactness), -Int64((e.hint * 10).rounded()),
+                        -min(max(e.priority, -31), 31), -day,
+                        Int64(min(e.titlePlain.count, 15)), -e.rowid,
+                    ], e.key
+                ))
         }
         return ranked.sorted { $0.key.lexicographicallyPrecedes($1.key) }.prefix(limit).map(\.id)
     }
@@ -168,21 +197,30 @@ import Testing
     @Test func theTopKIsThePrefixOfTheFullRanking() throws {
         let store = try TestSupport.store()
         var records = Self.corpus(1_500, seed: 11)
-        let extra = ["东京塔 tour", "東京 station", "Müller-Lüdenscheidt GmbH", "e-mail kettle", "Order #1042-A", "iPhone 15 case",
-                     "ラーメン屋 blue", "kettle 1042a"]
+        let extra = [
+            "东京塔 tour", "東京 station", "Müller-Lüdenscheidt GmbH", "e-mail kettle", "Order #1042-A", "iPhone 15 case",
+            "ラーメン屋 blue", "kettle 1042a",
+        ]
         for (i, title) in extra.enumerated() {
             for copy in 0..<40 {
-                records.append(TestSupport.record(copy % 2 == 0 ? "item" : "tool", "z\(i)-\(copy)", title,
-                                                  copy % 3 == 0 ? [("rankingHint", JSONValue(copy))] : []))
+                records.append(
+                    TestSupport.record(
+                        copy % 2 == 0 ? "item" : "tool", "z\(i)-\(copy)", title,
+                        copy % 3 == 0 ? [("rankingHint", JSONValue(copy))] : []))
             }
         }
         _ = try store.ingest(records)
-        let queries = ["东京", "東京", "京塔", "müller-lüdenscheidt", "mueller", "e-mail", "email", "1042-a", "#1042", "1042a", "iphone15",
-                       "らーめん", "kettel", "kettlle", "coper kettle", "lamp", "l", "k", "blue m", "cafe", "gadgte", "x12"]
+        let queries = [
+            "东京", "東京", "京塔", "müller-lüdenscheidt", "mueller", "e-mail", "email", "1042-a", "#1042", "1042a",
+            "iphone15",
+            "らーめん", "kettel", "kettlle", "coper kettle", "lamp", "l", "k", "blue m", "cafe", "gadgte", "x12",
+        ]
         for query in queries {
             let full = try Self.results(store, query, limit: 10_000)
             for limit in [1, 2, 5, 20, 50] {
-                #expect(try Self.results(store, query, limit: limit) == Array(full.prefix(limit)), "query \"\(query)\", limit \(limit)")
+                #expect(
+                    try Self.results(store, query, limit: limit) == Array(full.prefix(limit)),
+                    "query \"\(query)\", limit \(limit)")
             }
         }
     }
@@ -198,24 +236,35 @@ import Testing
             #expect(try Self.results(store, query, limit: 20).first == first, "\(query) with \(newer) newer matches")
         }
         // Exactness: the one title with the word whole, among prefix-only matches.
-        try check([TestSupport.record("pkg", "gmp-ecm", "gmp-ecm")], { TestSupport.record("pkg", "e\($0)", "python3-ecmwflibs\($0)") },
-                  "ecm", first: "pkg/gmp-ecm")
+        try check(
+            [TestSupport.record("pkg", "gmp-ecm", "gmp-ecm")],
+            { TestSupport.record("pkg", "e\($0)", "python3-ecmwflibs\($0)") },
+            "ecm", first: "pkg/gmp-ecm")
         // Field: a subtitle match among description-only matches.
-        try check([TestSupport.record("org", "h", "Saint Mary", [("subtitle", "Hospital")])],
-                  { TestSupport.record("org", "d\($0)", "Clinic \($0)", [("description", "next to the hospital")]) },
-                  "hospital", first: "org/h")
+        try check(
+            [TestSupport.record("org", "h", "Saint Mary", [("subtitle", "Hospital")])],
+            { TestSupport.record("org", "d\($0)", "Clinic \($0)", [("description", "next to the hospital")]) },
+            "hospital", first: "org/h")
         // Field: a title match among keyword-only matches.
-        try check([TestSupport.record("pkg", "intel", "intel microcode")],
-                  { TestSupport.record("pkg", "k\($0)", "firmware \($0)", [("keywords", ["intel"])]) }, "intel", first: "pkg/intel")
+        try check(
+            [TestSupport.record("pkg", "intel", "intel microcode")],
+            { TestSupport.record("pkg", "k\($0)", "firmware \($0)", [("keywords", ["intel"])]) }, "intel",
+            first: "pkg/intel")
         // Starts with: more than 20 titles start with the query; the best hint among them wins.
-        try check([TestSupport.record("org", "c9", "Cruz PLC", [("rankingHint", 90)])],
-                  { TestSupport.record("org", "c\($0 + 10)", "Cruz Trading \($0)") }, "cruz ", first: "org/c9")
+        try check(
+            [TestSupport.record("org", "c9", "Cruz PLC", [("rankingHint", 90)])],
+            { TestSupport.record("org", "c\($0 + 10)", "Cruz Trading \($0)") }, "cruz ", first: "org/c9")
         // rankingHint among hundreds of ties.
-        try check([TestSupport.record("mug", "best", "Blue mug", [("rankingHint", 100)])],
-                  { TestSupport.record("mug", "n\($0)", "Blue mug") }, "blue mu", first: "mug/best")
+        try check(
+            [TestSupport.record("mug", "best", "Blue mug", [("rankingHint", 100)])],
+            { TestSupport.record("mug", "n\($0)", "Blue mug") }, "blue mu", first: "mug/best")
         // A keyword equal to the query before names that merely contain it.
-        try check([TestSupport.record("lang", "ar", "Arabic", [("synonyms", ["Arabisch"])])],
-                  { TestSupport.record("lang", "a\($0)", "Dialect \($0)", [("synonyms", .array([.string("Arabisch, Dialekt \($0)")]))]) },
-                  "Arabisch", first: "lang/ar")
+        try check(
+            [TestSupport.record("lang", "ar", "Arabic", [("synonyms", ["Arabisch"])])],
+            {
+                TestSupport.record(
+                    "lang", "a\($0)", "Dialect \($0)", [("synonyms", .array([.string("Arabisch, Dialekt \($0)")]))])
+            },
+            "Arabisch", first: "lang/ar")
     }
 }

@@ -1,17 +1,20 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-@testable import EntityIndex
 import JSON
 import TestSupport
 import Testing
+
+@testable import EntityIndex
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The two-thread ingest (reading and analysis on one thread, writing on the other) must be indistinguishable from
 /// adding the records one by one.
 @Suite struct IngestPipelineTests {
     func lines(_ count: Int, bad: [Int: String] = [:]) -> String {
         (0..<count).map { i in
-            bad[i] ?? #"{"type":"task","id":"\#(i)","title":"Task \#(i) café","keywords":["k\#(i % 7)"],"properties":{"n":\#(i),"tag":"t\#(i % 3)"}}"#
+            bad[i]
+                ?? #"{"type":"task","id":"\#(i)","title":"Task \#(i) café","keywords":["k\#(i % 7)"],"properties":{"n":\#(i),"tag":"t\#(i % 3)"}}"#
         }.joined(separator: "\n") + "\n"
     }
 
@@ -36,11 +39,14 @@ import Testing
         for table in ["entity", "search_doc", "property", "property_kind"] {
             let sql = "SELECT * FROM \(table) ORDER BY 1, 2, 3"
             let a = try piped.db.rows(sql) { s in (0..<s.columnCount).map { "\(s.value($0))" }.joined(separator: "|") }
-            let b = try sequential.db.rows(sql) { s in (0..<s.columnCount).map { "\(s.value($0))" }.joined(separator: "|") }
+            let b = try sequential.db.rows(sql) { s in
+                (0..<s.columnCount).map { "\(s.value($0))" }.joined(separator: "|")
+            }
             #expect(a == b, "table \(table)")
         }
-        #expect(try piped.search(SearchRequest(query: "t2 cafe", limit: 5)).map(\.key) ==
-                sequential.search(SearchRequest(query: "t2 cafe", limit: 5)).map(\.key))
+        #expect(
+            try piped.search(SearchRequest(query: "t2 cafe", limit: 5)).map(\.key)
+                == sequential.search(SearchRequest(query: "t2 cafe", limit: 5)).map(\.key))
         #expect(try ingestFile(piped, text) == IngestCounts(unchanged: 3000))
     }
 
@@ -48,22 +54,29 @@ import Testing
     /// that changed earlier in the same input.
     @Test func aRecordChangedEarlierInTheSameInputIsStillIndexed() throws {
         let store = try TestSupport.store()
-        let v1 = #"{"type":"task","id":"a","title":"Amber lantern"}"#, v2 = #"{"type":"task","id":"a","title":"Cobalt kettle"}"#
+        let v1 = #"{"type":"task","id":"a","title":"Amber lantern"}"#,
+            v2 = #"{"type":"task","id":"a","title":"Cobalt kettle"}"#
         #expect(try ingestFile(store, v1 + "\n") == IngestCounts(inserted: 1))
-        #expect(try ingestFile(store, [v1, v2, v1, v2, v1].joined(separator: "\n") + "\n") == IngestCounts(updated: 4, unchanged: 1))
+        #expect(
+            try ingestFile(store, [v1, v2, v1, v2, v1].joined(separator: "\n") + "\n")
+                == IngestCounts(updated: 4, unchanged: 1))
         #expect(try store.search(SearchRequest(query: "amber")).map(\.key.id) == ["a"])
         #expect(try store.search(SearchRequest(query: "cobalt")).isEmpty)
         #expect(try store.db.scalar("INSERT INTO search(search, rank) VALUES ('integrity-check', 1)") == nil)
         #expect(try ingestFile(store, v1 + "\n") == IngestCounts(unchanged: 1))
         try store.db.execute("CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, search, 'row')")
-        let missing = try store.db.rows("SELECT term FROM temp.v WHERE term NOT GLOB '*[0-9]*' AND term NOT IN (SELECT term FROM vocabulary)") {
+        let missing = try store.db.rows(
+            "SELECT term FROM temp.v WHERE term NOT GLOB '*[0-9]*' AND term NOT IN (SELECT term FROM vocabulary)"
+        ) {
             $0.text(0)
         }
         #expect(missing == [], "every indexed word is in the vocabulary")
     }
 
     @Test func aListIsIngestedOnTwoThreadsWithTheSameOutcome() throws {
-        let values = lines(1000, bad: [500: #"{"type":"task","id":"x","title":""}"#]).split(separator: "\n").map { TestSupport.json(String($0)) }
+        let values = lines(1000, bad: [500: #"{"type":"task","id":"x","title":""}"#]).split(separator: "\n").map {
+            TestSupport.json(String($0))
+        }
         let store = try TestSupport.store()
         #expect(throws: EntityIndexError.self) { try store.ingest(values) }
         do { _ = try store.ingest(values) } catch { #expect(error.details.map(\.position) == [501]) }
@@ -76,7 +89,9 @@ import Testing
 
     @Test func listsEveryBadRecordInOrderAndWritesNothing() throws {
         let store = try TestSupport.store()
-        let text = lines(2000, bad: [5: "{not json", 1200: #"{"type":"task","id":"x"}"#, 1999: #"{"type":"task","id":"y","title":"ok"#])
+        let text = lines(
+            2000,
+            bad: [5: "{not json", 1200: #"{"type":"task","id":"x"}"#, 1999: #"{"type":"task","id":"y","title":"ok"#])
         let error = try #require(throws: EntityIndexError.self) { try ingestFile(store, text) }
         #expect(error.details.map(\.position) == [6, 1201, 2000])
         #expect(error.details.map(\.line) == [6, 1201, 2000])
@@ -98,12 +113,14 @@ import Testing
         let fd = open(path, O_RDONLY)
         defer { close(fd) }
         let ingestion = try store.beginIngest()
-        try store.db.execute("PRAGMA query_only = ON") // every write now fails, with the reader far ahead
+        try store.db.execute("PRAGMA query_only = ON")  // every write now fails, with the reader far ahead
         #expect(throws: EntityIndexError.self) { try ingestion.addAll(from: JSONStreamReader(fd: fd)) { _, _ in } }
         ingestion.rollback()
         try store.db.execute("PRAGMA query_only = OFF")
         #expect(try store.db.scalar("SELECT count(*) FROM entity")?.int == 0)
-        #expect(try store.ingest([TestSupport.record("task", "1", "After")]) == IngestCounts(inserted: 1), "the store still works")
+        #expect(
+            try store.ingest([TestSupport.record("task", "1", "After")]) == IngestCounts(inserted: 1),
+            "the store still works")
     }
 
     @Test func theQueueKeepsOrderAndUnblocksAProducerWhenClosed() {

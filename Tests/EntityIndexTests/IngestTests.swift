@@ -8,35 +8,43 @@ import Testing
 @Suite struct IngestTests {
     @Test func countsInsertsUpdatesAndUnchanged() throws {
         let store = try TestSupport.store()
-        #expect(try store.ingest([TestSupport.record("task", "1", "One"), TestSupport.record("task", "2", "Two")]) == IngestCounts(inserted: 2))
-        #expect(try store.ingest([TestSupport.record("task", "1", "One"), TestSupport.record("task", "2", "Two!")])
-            == IngestCounts(updated: 1, unchanged: 1))
+        #expect(
+            try store.ingest([TestSupport.record("task", "1", "One"), TestSupport.record("task", "2", "Two")])
+                == IngestCounts(inserted: 2))
+        #expect(
+            try store.ingest([TestSupport.record("task", "1", "One"), TestSupport.record("task", "2", "Two!")])
+                == IngestCounts(updated: 1, unchanged: 1))
         #expect(try store.get(type: "task", ids: ["2"]).first?.record["title"] == .string("Two!"))
     }
 
     @Test func returnsTheRecordAsIngested() throws {
         let store = try TestSupport.store()
-        let text = #"{"type":"order","id":1042,"title":"Order","properties":{"total":9.50,"tags":["a","b"]},"subtitle":null}"#
+        let text =
+            #"{"type":"order","id":1042,"title":"Order","properties":{"total":9.50,"tags":["a","b"]},"subtitle":null}"#
         _ = try store.ingest([TestSupport.json(text)])
         let e = try #require(try store.get(type: "order", ids: ["1042"]).first)
-        #expect(JSONWriter.string(.object(e.record)) == #"{"type":"order","id":"1042","title":"Order","properties":{"total":9.50,"tags":["a","b"]}}"#)
+        #expect(
+            JSONWriter.string(.object(e.record))
+                == #"{"type":"order","id":"1042","title":"Order","properties":{"total":9.50,"tags":["a","b"]}}"#)
     }
 
-    @Test("rejects bad records naming record, field and problem", arguments: [
-        (#"{"type":"task","id":"1","title":"x","colour":"red"}"#, "colour", "not a record field"),
-        (#"{"type":"task","id":"1","title":""}"#, "title", "must not be empty"),
-        (#"{"type":"task","id":"1","title":5}"#, "title", "must be a string"),
-        (#"{"type":"task","id":"1"}"#, "title", "is required"),
-        (#"{"type":"9x","id":"1","title":"x"}"#, "type", "must start with a letter"),
-        (#"{"type":"task","id":1.5,"title":"x"}"#, "id", "string or an integer"),
-        (#"{"type":"task","id":"1","title":"x","rankingHint":101}"#, "rankingHint", "between 0 and 100"),
-        (#"{"type":"task","id":"1","title":"x","expiresAt":"2026-03-02"}"#, "expiresAt", "ISO-8601"),
-        (#"{"type":"task","id":"1","title":"x","domain":"a..b"}"#, "domain", "dot-separated"),
-        (#"{"type":"task","id":"1","title":"x","related":[{"type":"t"}]}"#, "related[0].id", "non-empty"),
-        (#"{"type":"task","id":"1","title":"x","properties":{"p":{"q":1}}}"#, "properties.p", "got an object"),
-        (#"{"type":"task","id":"1","title":"x","hidden":"yes"}"#, "hidden", "true or false"),
-        (#"{"type":"task","id":"1","title":"x","keywords":["a",2]}"#, "keywords[1]", "must be a string"),
-    ])
+    @Test(
+        "rejects bad records naming record, field and problem",
+        arguments: [
+            (#"{"type":"task","id":"1","title":"x","colour":"red"}"#, "colour", "not a record field"),
+            (#"{"type":"task","id":"1","title":""}"#, "title", "must not be empty"),
+            (#"{"type":"task","id":"1","title":5}"#, "title", "must be a string"),
+            (#"{"type":"task","id":"1"}"#, "title", "is required"),
+            (#"{"type":"9x","id":"1","title":"x"}"#, "type", "must start with a letter"),
+            (#"{"type":"task","id":1.5,"title":"x"}"#, "id", "string or an integer"),
+            (#"{"type":"task","id":"1","title":"x","rankingHint":101}"#, "rankingHint", "between 0 and 100"),
+            (#"{"type":"task","id":"1","title":"x","expiresAt":"2026-03-02"}"#, "expiresAt", "ISO-8601"),
+            (#"{"type":"task","id":"1","title":"x","domain":"a..b"}"#, "domain", "dot-separated"),
+            (#"{"type":"task","id":"1","title":"x","related":[{"type":"t"}]}"#, "related[0].id", "non-empty"),
+            (#"{"type":"task","id":"1","title":"x","properties":{"p":{"q":1}}}"#, "properties.p", "got an object"),
+            (#"{"type":"task","id":"1","title":"x","hidden":"yes"}"#, "hidden", "true or false"),
+            (#"{"type":"task","id":"1","title":"x","keywords":["a",2]}"#, "keywords[1]", "must be a string"),
+        ])
     func rejects(_ text: String, _ field: String, _ problem: String) throws {
         let store = try TestSupport.store()
         let error = try #require(throws: EntityIndexError.self) {
@@ -63,7 +71,8 @@ import Testing
         let error = try #require(throws: EntityIndexError.self) {
             try store.ingest([TestSupport.json(#"{"type":"order","id":"1042","title":"x","priority":"high"}"#)])
         }
-        #expect(error.message.contains("record 1 (order/1042): field \"priority\" must be an integer"), "\(error.message)")
+        #expect(
+            error.message.contains("record 1 (order/1042): field \"priority\" must be an integer"), "\(error.message)")
     }
 
     @Test func oneBadRecordAmongThousandsLeavesTheDatabaseUnchanged() throws {
@@ -80,7 +89,9 @@ import Testing
 
     /// Every row of every table, as text.
     func snapshot(_ store: EntityStore) throws -> [String] {
-        let tables = try store.db.rows("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'search_%' ORDER BY name") { $0.text(0) }
+        let tables = try store.db.rows(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'search_%' ORDER BY name"
+        ) { $0.text(0) }
         var rows: [String] = []
         for table in tables where table != "search" {
             rows += try store.db.rows("SELECT * FROM \"\(table)\"") { s in
@@ -99,7 +110,9 @@ import Testing
 
     @Test func idsDifferingByNormalizationAreDifferent() throws {
         let store = try TestSupport.store()
-        let counts = try store.ingest([TestSupport.record("task", "caf\u{E9}", "NFC"), TestSupport.record("task", "cafe\u{301}", "NFD")])
+        let counts = try store.ingest([
+            TestSupport.record("task", "caf\u{E9}", "NFC"), TestSupport.record("task", "cafe\u{301}", "NFD"),
+        ])
         #expect(counts.inserted == 2)
         #expect(try store.get(type: "task", ids: ["cafe\u{301}"]).first?.record["title"] == .string("NFD"))
     }
@@ -108,13 +121,21 @@ import Testing
     /// re-declarations and deletes it must agree with the search documents, and search must see the latest text.
     @Test func theFullTextIndexStaysInStepWithTheDocuments() throws {
         let store = try TestSupport.store()
-        func titles(_ q: String) throws -> [String] { try store.search(SearchRequest(query: q, limit: 100)).map(\.key.id).sorted() }
+        func titles(_ q: String) throws -> [String] {
+            try store.search(SearchRequest(query: q, limit: 100)).map(\.key.id).sorted()
+        }
         _ = try store.ingest((1...50).map { TestSupport.record("task", "\($0)", "Alpha \($0)") })
-        #expect(try store.ingest([TestSupport.record("task", "7", "Bravo"), TestSupport.record("task", "7", "Charlie"),
-                                  TestSupport.record("task", "99", "Delta"), TestSupport.record("task", "99", "Echo")])
+        #expect(
+            try store.ingest([
+                TestSupport.record("task", "7", "Bravo"), TestSupport.record("task", "7", "Charlie"),
+                TestSupport.record("task", "99", "Delta"), TestSupport.record("task", "99", "Echo"),
+            ])
                 == IngestCounts(inserted: 1, updated: 3))
         try store.declare(type: "task", [PropertyDeclaration(name: "label", kind: .string, indexingKey: "title")])
-        _ = try store.ingest([TestSupport.record("task", "8", "Foxtrot", [("properties", .object(JSONObject([("label", .string("golf"))])))])])
+        _ = try store.ingest([
+            TestSupport.record(
+                "task", "8", "Foxtrot", [("properties", .object(JSONObject([("label", .string("golf"))])))])
+        ])
         _ = try store.delete(DeleteRequest(type: "task", ids: ["9", "10"]))
         #expect(try store.db.scalar("INSERT INTO search(search, rank) VALUES ('integrity-check', 1)") == nil)
         #expect(try titles("alpha").count == 46)
@@ -134,7 +155,8 @@ import Testing
     @Test func openingADatabaseOfThePreviousSchemaKeepsItsEntitiesAndResults() throws {
         let dir = TestSupport.temporaryDirectory()
         let path = dir + "/i.sqlite"
-        let fixture = try #require(FileManager.default.contents(atPath: TestSupport.repository + "/Tests/Fixtures/schema6-sample.sqlite"))
+        let fixture = try #require(
+            FileManager.default.contents(atPath: TestSupport.repository + "/Tests/Fixtures/schema6-sample.sqlite"))
         #expect(FileManager.default.createFile(atPath: path, contents: fixture))
         let now = Timestamp.parse("2026-03-02T09:00:00Z")!
         let upgraded = try EntityStore(path: path, now: now)
@@ -142,13 +164,23 @@ import Testing
         let fresh = try EntityStore(path: dir + "/fresh.sqlite", now: now)
         let customers = try #require(TestSupport.read(TestSupport.repository + "/data/customers.ndjson"))
         _ = try fresh.ingest(customers.split(separator: "\n").map { TestSupport.json(String($0)) })
-        _ = try fresh.ingest(TestSupport.json(try #require(TestSupport.read(TestSupport.repository + "/data/products.json"))).array ?? [])
-        _ = try fresh.ingest([.object(JSONObject([("type", "part"), ("id", "K83913.39F29.59444AT"), ("title", "Router"),
-                                                   ("rankingHint", JSONValue(40))]))])
+        _ = try fresh.ingest(
+            TestSupport.json(try #require(TestSupport.read(TestSupport.repository + "/data/products.json"))).array ?? []
+        )
+        _ = try fresh.ingest([
+            .object(
+                JSONObject([
+                    ("type", "part"), ("id", "K83913.39F29.59444AT"), ("title", "Router"),
+                    ("rankingHint", JSONValue(40)),
+                ]))
+        ])
         // Records compare as read back: the upgraded file keeps its text records, a new one stores them compressed.
         func everything(_ store: EntityStore) throws -> [String] {
-            try store.db.rows("SELECT type, id FROM entity ORDER BY type, id") { ($0.text(0), $0.text(1)) }.map { type, id in
-                "\(type)/\(id) " + (try store.get(type: type, ids: [id]).map { JSONWriter.string(.object($0.record)) }.first ?? "expired")
+            try store.db.rows("SELECT type, id FROM entity ORDER BY type, id") { ($0.text(0), $0.text(1)) }.map {
+                type, id in
+                "\(type)/\(id) "
+                    + (try store.get(type: type, ids: [id]).map { JSONWriter.string(.object($0.record)) }.first
+                        ?? "expired")
             }
         }
         #expect(try everything(upgraded) == everything(fresh))
@@ -157,7 +189,8 @@ import Testing
                 "\($0.key.type)/\($0.key.id) \($0.score ?? -1) \(JSONWriter.string($0.explanation ?? .null)) \(JSONWriter.string(.object($0.record)))"
             }
         }
-        for q in ["blue", "mug", "cafe", "東京", "9444", "1007", "strasse", "tea", "k", "widgte", "sku-1007-b", "müller"] {
+        for q in ["blue", "mug", "cafe", "東京", "9444", "1007", "strasse", "tea", "k", "widgte", "sku-1007-b", "müller"]
+        {
             #expect(try results(upgraded, q) == results(fresh, q), "query \(q)")
         }
         for table in ["search", "search_code"] {
@@ -165,7 +198,9 @@ import Testing
         }
         _ = try upgraded.delete(DeleteRequest(type: "part", ids: ["K83913.39F29.59444AT"]))
         #expect(try upgraded.search(SearchRequest(query: "9444")).isEmpty)
-        #expect(try upgraded.db.scalar("SELECT count(*) FROM name_key WHERE doc NOT IN (SELECT doc FROM search_doc)")?.int == 0)
+        #expect(
+            try upgraded.db.scalar("SELECT count(*) FROM name_key WHERE doc NOT IN (SELECT doc FROM search_doc)")?.int
+                == 0)
     }
 
     @Test func theFirstWriteRebuildsWhenTheTextVersionChanges() throws {
@@ -177,11 +212,14 @@ import Testing
         try store.db.execute("INSERT INTO search(search) VALUES ('rebuild')")
         final class Box: @unchecked Sendable { var count = 0 }
         let told = Box()
-        let reader = try EntityStore(path: dir + "/i.sqlite", now: Timestamp.parse("2026-03-02T09:00:00Z")!, onRebuild: { told.count += $0 })
+        let reader = try EntityStore(
+            path: dir + "/i.sqlite", now: Timestamp.parse("2026-03-02T09:00:00Z")!, onRebuild: { told.count += $0 })
         #expect(told.count == 0 && !reader.textVersionIsCurrent, "opening for a read does not rebuild")
-        #expect(try reader.search(SearchRequest(query: "stale")).map(\.key.id) == ["1"], "an old index is still searched")
+        #expect(
+            try reader.search(SearchRequest(query: "stale")).map(\.key.id) == ["1"], "an old index is still searched")
         #expect(try reader.db.scalar("SELECT value FROM meta WHERE key = 'text_version'")?.string == "0")
-        let writer = try EntityStore(path: dir + "/i.sqlite", now: Timestamp.parse("2026-03-02T09:00:00Z")!, onRebuild: { told.count += $0 })
+        let writer = try EntityStore(
+            path: dir + "/i.sqlite", now: Timestamp.parse("2026-03-02T09:00:00Z")!, onRebuild: { told.count += $0 })
         _ = try writer.donate(type: "task", id: "1")
         #expect(told.count == 1, "the first write rebuilds, and the caller is told why it takes long")
         #expect(try writer.search(SearchRequest(query: "cafe")).map(\.key.id) == ["1"])
@@ -195,6 +233,8 @@ import Testing
         let dir = TestSupport.temporaryDirectory()
         let store = try EntityStore(path: dir + "/i.sqlite", now: 0)
         try store.db.run("INSERT INTO schema_migrations(version, name, applied_at) VALUES (999, 'future', 'x')")
-        #expect { try EntityStore(path: dir + "/i.sqlite", now: 0) } throws: { ($0 as? EntityIndexError)?.code == .schemaTooNew }
+        #expect { try EntityStore(path: dir + "/i.sqlite", now: 0) } throws: {
+            ($0 as? EntityIndexError)?.code == .schemaTooNew
+        }
     }
 }

@@ -1,5 +1,6 @@
-import Testing
 import TestSupport
+import Testing
+
 @testable import EntityIndex
 
 /// Documents and queries give the same tokens whatever Unicode form they arrive in: the forms of
@@ -14,7 +15,9 @@ import TestSupport
         for line in text.split(separator: "\n") {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             let forms = fields.dropFirst().map { field in
-                String(String.UnicodeScalarView(field.split(separator: " ").compactMap { UInt32($0, radix: 16).flatMap(Unicode.Scalar.init) }))
+                String(
+                    String.UnicodeScalarView(
+                        field.split(separator: " ").compactMap { UInt32($0, radix: 16).flatMap(Unicode.Scalar.init) }))
             }
             if lines[fields[0]] == nil { order.append(fields[0]) }
             lines[fields[0], default: []].append(forms)
@@ -42,7 +45,10 @@ import TestSupport
         for word in Self.words where word.script == script {
             let expected = TextAnalyzer.indexText(word.forms[0])
             for form in word.forms.dropFirst() {
-                #expect(TextAnalyzer.indexText(form) == expected, "\(word.forms[0].unicodeScalars.map { String($0.value, radix: 16) }) vs \(form.unicodeScalars.map { String($0.value, radix: 16) })")
+                #expect(
+                    TextAnalyzer.indexText(form) == expected,
+                    "\(word.forms[0].unicodeScalars.map { String($0.value, radix: 16) }) vs \(form.unicodeScalars.map { String($0.value, radix: 16) })"
+                )
             }
         }
     }
@@ -57,17 +63,22 @@ import TestSupport
         }
     }
 
-    @Test("a word typed in one form finds it stored in another", arguments: [
-        ("ﾎﾞﾂﾜﾅ", "ボツワナ"), ("ボツワナ", "ﾎﾞﾂﾜﾅ"),
-        ("\u{1109}\u{1169}\u{11AF}\u{1105}\u{1169}\u{1106}\u{1169}\u{11AB} \u{110C}\u{1166}\u{1103}\u{1169}", "솔로몬 제도"),
-        ("솔로몬 제도", "\u{1109}\u{1169}\u{11AF}\u{1105}\u{1169}\u{1106}\u{1169}\u{11AB}"),
-        ("e\u{301}cole normale", "école"), ("école normale", "e\u{301}cole"),
-        ("\u{3B5}\u{3BB}\u{3BB}\u{3B7}\u{3BD}\u{3B9}\u{3BA}\u{3B1}\u{301}", "ελληνικά"),
-        ("и\u{306}ога", "йога"), ("йога", "и\u{306}ога"),
-        ("\u{F90F}馬", "\u{7F85}馬"), ("\u{7F85}馬", "\u{F90F}馬"),
-        ("ｶﾞｲﾄﾞﾌﾞｯｸ", "ガイドブック"), ("ガイドブック", "ｶﾞｲﾄﾞﾌﾞｯｸ"),
-        ("ＴＯＫＹＯ ｽﾃｰｼｮﾝ", "tokyo ステーション"),
-    ])
+    @Test(
+        "a word typed in one form finds it stored in another",
+        arguments: [
+            ("ﾎﾞﾂﾜﾅ", "ボツワナ"), ("ボツワナ", "ﾎﾞﾂﾜﾅ"),
+            (
+                "\u{1109}\u{1169}\u{11AF}\u{1105}\u{1169}\u{1106}\u{1169}\u{11AB} \u{110C}\u{1166}\u{1103}\u{1169}",
+                "솔로몬 제도"
+            ),
+            ("솔로몬 제도", "\u{1109}\u{1169}\u{11AF}\u{1105}\u{1169}\u{1106}\u{1169}\u{11AB}"),
+            ("e\u{301}cole normale", "école"), ("école normale", "e\u{301}cole"),
+            ("\u{3B5}\u{3BB}\u{3BB}\u{3B7}\u{3BD}\u{3B9}\u{3BA}\u{3B1}\u{301}", "ελληνικά"),
+            ("и\u{306}ога", "йога"), ("йога", "и\u{306}ога"),
+            ("\u{F90F}馬", "\u{7F85}馬"), ("\u{7F85}馬", "\u{F90F}馬"),
+            ("ｶﾞｲﾄﾞﾌﾞｯｸ", "ガイドブック"), ("ガイドブック", "ｶﾞｲﾄﾞﾌﾞｯｸ"),
+            ("ＴＯＫＹＯ ｽﾃｰｼｮﾝ", "tokyo ステーション"),
+        ])
     func storedAndTyped(_ stored: String, _ typed: String) throws {
         let store = try TestSupport.store()
         _ = try store.ingest([TestSupport.record("place", "1", stored), TestSupport.record("place", "2", "unrelated")])

@@ -5,9 +5,11 @@ import Testing
 
 /// Real records are bounded by bytes, not by counts; invalid records can be skipped instead of refusing the input.
 @Suite struct RecordLimitTests {
-    @Test("long lists ingest and are searchable", arguments: [
-        ("keywords", 5_000), ("synonyms", 5_000), ("related", 5_000), ("properties.provides", 20_000),
-    ])
+    @Test(
+        "long lists ingest and are searchable",
+        arguments: [
+            ("keywords", 5_000), ("synonyms", 5_000), ("related", 5_000), ("properties.provides", 20_000),
+        ])
     func longListsIngest(_ field: String, _ count: Int) throws {
         let store = try TestSupport.store()
         var extra: [(String, JSONValue)]
@@ -43,16 +45,19 @@ import Testing
         #expect(throws: EntityIndexError.self) { try store.ingest([huge]) }
     }
 
-    @Test("skipping invalid records commits the valid ones and locates every skipped one", arguments: [
-        ([true, false, true, false, false], 2),
-        ([false, false], 0),
-        ([true, true], 2),
-    ])
+    @Test(
+        "skipping invalid records commits the valid ones and locates every skipped one",
+        arguments: [
+            ([true, false, true, false, false], 2),
+            ([false, false], 0),
+            ([true, true], 2),
+        ])
     func skipInvalid(_ bad: [Bool], _ skipped: Int) throws {
         let store = try TestSupport.store()
         let records: [JSONValue] = bad.enumerated().map { i, isBad in
-            isBad ? TestSupport.record("pkg", "p\(i)", "Package \(i)", [("rankingHint", 140), ("colour", "red")])
-                  : TestSupport.record("pkg", "p\(i)", "Package \(i)")
+            isBad
+                ? TestSupport.record("pkg", "p\(i)", "Package \(i)", [("rankingHint", 140), ("colour", "red")])
+                : TestSupport.record("pkg", "p\(i)", "Package \(i)")
         }
         let counts = try store.ingest(records, skipInvalid: true)
         #expect(counts.inserted == bad.filter { !$0 }.count)

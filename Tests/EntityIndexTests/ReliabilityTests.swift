@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import EntityIndex
 import JSON
 import SQLite
 import TestSupport
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Faults and hostile input: each gives a clear error, changes nothing, and leaves the store usable.
 @Suite struct ReliabilityTests {
@@ -14,7 +15,9 @@ import Testing
         _ = try store.ingest([TestSupport.record("task", "keep", "Kept")])
         let pages = try store.db.scalar("PRAGMA page_count")?.int ?? 0
         try store.db.execute("PRAGMA max_page_count = \(pages + 8)")
-        let big = (0..<2000).map { TestSupport.record("task", "\($0)", "Task \($0) " + String(repeating: "lorem ipsum ", count: 20)) }
+        let big = (0..<2000).map {
+            TestSupport.record("task", "\($0)", "Task \($0) " + String(repeating: "lorem ipsum ", count: 20))
+        }
         #expect { try store.ingest(big) } throws: { ($0 as? EntityIndexError)?.code == .diskFull }
         #expect(try store.get(type: "task", ids: ["keep", "1"]).map(\.key.id) == ["keep"])
         try store.db.execute("PRAGMA max_page_count = 1073741823")
@@ -26,7 +29,9 @@ import Testing
         _ = try store.ingest([TestSupport.record("task", "1", "One")])
         // What a write-protected file gives (the tests may run as root, whom file modes do not stop).
         try store.db.execute("PRAGMA query_only = 1")
-        #expect { try store.ingest([TestSupport.record("task", "2", "Two")]) } throws: { ($0 as? EntityIndexError)?.code == .readOnly }
+        #expect { try store.ingest([TestSupport.record("task", "2", "Two")]) } throws: {
+            ($0 as? EntityIndexError)?.code == .readOnly
+        }
         #expect { try store.delete(DeleteRequest(all: true)) } throws: { ($0 as? EntityIndexError)?.code == .readOnly }
         #expect(try store.get(type: "task", ids: ["1", "2"]).map(\.key.id) == ["1"])
         #expect(try store.search(SearchRequest(query: "one")).map(\.key.id) == ["1"])
@@ -45,7 +50,8 @@ import Testing
         let path = dir + "/i.sqlite"
         do {
             let store = try EntityStore(path: path, now: 0)
-            _ = try store.ingest((0..<3000).map { TestSupport.record("task", "\($0)", "Task number \($0) with some words") })
+            _ = try store.ingest(
+                (0..<3000).map { TestSupport.record("task", "\($0)", "Task number \($0) with some words") })
             try store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         }
         // Scribble over pages in the middle of the file.
@@ -54,7 +60,9 @@ import Testing
         _ = pwrite(fd, &junk, junk.count, 4096 * 20)
         close(fd)
         let error = useCorrupted(path)
-        #expect(error?.code == .notADatabase || error?.code == .storage, "corruption was noticed: \(String(describing: error))")
+        #expect(
+            error?.code == .notADatabase || error?.code == .storage,
+            "corruption was noticed: \(String(describing: error))")
     }
 
     /// Reads and writes everything; returns the first error.
@@ -75,10 +83,24 @@ import Testing
         let cases: [(JSONValue, String)] = [
             (TestSupport.record("t", "1", String(repeating: "x", count: 10 << 20)), "bytes; the maximum is"),
             // Lists are bounded by the record's bytes, not by a count.
-            (TestSupport.record("t", "1", "x", [("keywords", .array(Array(repeating: "k", count: 300_000)))]), "bytes; the maximum is"),
-            (TestSupport.record("t", "1", "x", [("properties", .object(JSONObject((0..<10_001).map { (key: "p\($0)", value: JSONValue(1)) })))]), "has 10001 properties"),
-            (TestSupport.record("t", "1", "x", [("rankingHint", .number(JSONNumber(text: "1e308", double: 1e308)))]), "between 0 and 100"),
-            (TestSupport.record("t", "1", "x", [("priority", .number(JSONNumber(text: "1e300", double: 1e300)))]), "must be an integer"),
+            (
+                TestSupport.record("t", "1", "x", [("keywords", .array(Array(repeating: "k", count: 300_000)))]),
+                "bytes; the maximum is"
+            ),
+            (
+                TestSupport.record(
+                    "t", "1", "x",
+                    [("properties", .object(JSONObject((0..<10_001).map { (key: "p\($0)", value: JSONValue(1)) })))]),
+                "has 10001 properties"
+            ),
+            (
+                TestSupport.record("t", "1", "x", [("rankingHint", .number(JSONNumber(text: "1e308", double: 1e308)))]),
+                "between 0 and 100"
+            ),
+            (
+                TestSupport.record("t", "1", "x", [("priority", .number(JSONNumber(text: "1e300", double: 1e300)))]),
+                "must be an integer"
+            ),
         ]
         for (record, message) in cases {
             let error = try #require(throws: EntityIndexError.self, "a hostile record is refused (\(message))") {

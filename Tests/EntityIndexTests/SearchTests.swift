@@ -1,7 +1,8 @@
-@testable import EntityIndex
 import JSON
 import TestSupport
 import Testing
+
+@testable import EntityIndex
 
 @Suite struct SearchTests {
     func ids(_ store: EntityStore, _ query: String, type: String? = nil) throws -> [String] {
@@ -26,45 +27,55 @@ import Testing
 
     @Test func anOldExactTitleOutranksManyNewerMatches() throws {
         let store = try TestSupport.store()
-        _ = try store.ingest([TestSupport.record("item", "old", "Lamp"), TestSupport.record("item", "old-id", "Something")])
+        _ = try store.ingest([
+            TestSupport.record("item", "old", "Lamp"), TestSupport.record("item", "old-id", "Something"),
+        ])
         _ = try store.ingest((0..<(50 + 200)).map { TestSupport.record("item", "n\($0)", "Desk lamp \($0)") })
         #expect(try ids(store, "lamp").first == "old", "the title equals the query")
         #expect(try ids(store, "lamp ").first == "old")
-        #expect(try store.search(SearchRequest(query: "old-id")).first?.key.id == "old-id", "an id is found however old")
+        #expect(
+            try store.search(SearchRequest(query: "old-id")).first?.key.id == "old-id", "an id is found however old")
         #expect(try ids(store, "desk lamp").count == 50, "a broad query still fills the page")
-        #expect(try store.search(SearchRequest(query: "desk", limit: 50 + 150)).count == 50 + 150,
-                "a limit larger than the first page")
+        #expect(
+            try store.search(SearchRequest(query: "desk", limit: 50 + 150)).count == 50 + 150,
+            "a limit larger than the first page")
     }
 
     @Test func anOldTitleMatchIsKeptWhenTheSearchWidensToEveryField() throws {
         let store = try TestSupport.store()
         _ = try store.ingest([TestSupport.record("item", "old", "Copper kettle")])
-        _ = try store.ingest((0..<(50 + 100)).map {
-            TestSupport.record("item", "n\($0)", "Item \($0)", [("description", .string("a copper pot and a kettle"))])
-        })
+        _ = try store.ingest(
+            (0..<(50 + 100)).map {
+                TestSupport.record(
+                    "item", "n\($0)", "Item \($0)", [("description", .string("a copper pot and a kettle"))])
+            })
         // Fewer title matches than the limit, so the search widens; the title match must not be dropped for the
         // newer description matches.
         #expect(try ids(store, "copper kettle").first == "old")
         #expect(try ids(store, "kettle copper").first == "old")
     }
 
-    @Test("spelling variants find each other", arguments: [
-        ("Müller GmbH", "mueller"), ("Müller GmbH", "muller"), ("Muller & Co", "müller"), ("東京タワー", "东京"),
-        ("东京塔", "東京"), ("مكتبة الإسكندرية", "مكتبه"), ("Ёлка", "елка"), ("ラーメン屋", "らーめん"),
-        ("とうきょう", "トウキョウ"),
-        // A compound whose first part has an umlaut, typed either way (the spelled-out form must not split it).
-        ("Jürgen Müller-Lüdenscheidt", "müller-lüdenscheidt"), ("Jürgen Müller-Lüdenscheidt", "mueller-luedenscheidt"),
-        ("Praxis Dr. Müller's", "muller's"), ("Praxis Dr. Müller's", "mueller’s"), ("Büro Düsseldorf-Nord", "duesseldorf-nord"),
-        // Arabic words are found without their definite article (with or without vowel marks).
-        ("الكتاب الأحمر", "كتاب"), ("وَالْكِتَابُ", "كتاب"), ("القاهرة بالقطار", "قطار"),
-        // Persian and Arabic letter forms find each other; a zero-width non-joiner joins a Persian word.
-        ("ایران", "ايران"), ("كتاب عربي", "کتاب"), ("می‌خواهم کتاب", "میخواهم"), ("می‌خواهم کتاب", "می خواهم"),
-        // Numbers with separators, typed with or without them; a word split by its own punctuation, joined.
-        ("Price 1,299.00 EUR", "1299"), ("Price 1,299.00 EUR", "1299.00"), ("Price 1,299.00 EUR", "1,299"),
-        ("Don't panic", "dont"),
-        // Letters and digits typed together find them apart, and the other way round.
-        ("iPhone 15 Pro", "iphone15"), ("Galaxy S24 Ultra", "galaxy s 24"), ("MP3 player", "mp 3"),
-    ])
+    @Test(
+        "spelling variants find each other",
+        arguments: [
+            ("Müller GmbH", "mueller"), ("Müller GmbH", "muller"), ("Muller & Co", "müller"), ("東京タワー", "东京"),
+            ("东京塔", "東京"), ("مكتبة الإسكندرية", "مكتبه"), ("Ёлка", "елка"), ("ラーメン屋", "らーめん"),
+            ("とうきょう", "トウキョウ"),
+            // A compound whose first part has an umlaut, typed either way (the spelled-out form must not split it).
+            ("Jürgen Müller-Lüdenscheidt", "müller-lüdenscheidt"),
+            ("Jürgen Müller-Lüdenscheidt", "mueller-luedenscheidt"),
+            ("Praxis Dr. Müller's", "muller's"), ("Praxis Dr. Müller's", "mueller’s"),
+            ("Büro Düsseldorf-Nord", "duesseldorf-nord"),
+            // Arabic words are found without their definite article (with or without vowel marks).
+            ("الكتاب الأحمر", "كتاب"), ("وَالْكِتَابُ", "كتاب"), ("القاهرة بالقطار", "قطار"),
+            // Persian and Arabic letter forms find each other; a zero-width non-joiner joins a Persian word.
+            ("ایران", "ايران"), ("كتاب عربي", "کتاب"), ("می‌خواهم کتاب", "میخواهم"), ("می‌خواهم کتاب", "می خواهم"),
+            // Numbers with separators, typed with or without them; a word split by its own punctuation, joined.
+            ("Price 1,299.00 EUR", "1299"), ("Price 1,299.00 EUR", "1299.00"), ("Price 1,299.00 EUR", "1,299"),
+            ("Don't panic", "dont"),
+            // Letters and digits typed together find them apart, and the other way round.
+            ("iPhone 15 Pro", "iphone15"), ("Galaxy S24 Ultra", "galaxy s 24"), ("MP3 player", "mp 3"),
+        ])
     func spellingVariants(_ title: String, _ query: String) throws {
         let store = try TestSupport.store()
         _ = try store.ingest([TestSupport.record("item", "1", title)])
@@ -88,7 +99,8 @@ import Testing
         _ = try store.ingest([
             TestSupport.record("part", "K83913.39F29.59444AT", "Router"),
             TestSupport.record("part", "x1", "Cable HID98273DDE"),
-            TestSupport.record("part", "x2", "Adapter", [("properties", .object(JSONObject([("sku", .string("AB-77120-Z"))])))]),
+            TestSupport.record(
+                "part", "x2", "Adapter", [("properties", .object(JSONObject([("sku", .string("AB-77120-Z"))])))]),
             TestSupport.record("part", "x3", "Order 1042"),
             TestSupport.record("part", "x4", "Order 91042"),
         ])
@@ -137,25 +149,27 @@ import Testing
         ("doc", "Documentation"), ("sat", "Saturday market"), ("ice", "Iceland"),
     ]
 
-    @Test("typos are corrected in every word of five letters or more", arguments: [
-        ("python3-reqeusts", "python3-requests"),     // a swap inside a compound
-        ("python3-reqeu", "python3-requests"),        // … while typing its last part
-        ("gnome-termnial", "gnome-terminal"),
-        ("gnome-termnial ", "gnome-terminal"),
-        ("gmome-shell", "gnome-shell"),               // the second letter, inside a compound
-        ("Baden-Wurtemberg", "baden"),                 // a deletion in a compound with an umlaut
-        ("pstgresql", "postgresql"),                  // a deletion at the second letter
-        ("psotgresql", "postgresql"),                 // a swap at the second letter
-        ("posgtresql", "postgresql"),                 // Damerau: one swap
-        ("pstgr", "postgresql"),                      // a typo while typing
-        ("Kirgyzstan", "kgz"),                        // a substitution at the second letter
-        ("Argenitne Peso", "ars"),
-        ("documantasion", "doc"),                     // two substitutions from nine letters
-        ("dokumentatoin", "doc"),                     // a substitution and a swap
-        ("ostgresql", "postgresql"),                  // the first letter deleted: two edits, allowed from nine letters
-        ("saturdya", "sat"),
-        ("Icelnd", "ice"),
-    ])
+    @Test(
+        "typos are corrected in every word of five letters or more",
+        arguments: [
+            ("python3-reqeusts", "python3-requests"),  // a swap inside a compound
+            ("python3-reqeu", "python3-requests"),  // … while typing its last part
+            ("gnome-termnial", "gnome-terminal"),
+            ("gnome-termnial ", "gnome-terminal"),
+            ("gmome-shell", "gnome-shell"),  // the second letter, inside a compound
+            ("Baden-Wurtemberg", "baden"),  // a deletion in a compound with an umlaut
+            ("pstgresql", "postgresql"),  // a deletion at the second letter
+            ("psotgresql", "postgresql"),  // a swap at the second letter
+            ("posgtresql", "postgresql"),  // Damerau: one swap
+            ("pstgr", "postgresql"),  // a typo while typing
+            ("Kirgyzstan", "kgz"),  // a substitution at the second letter
+            ("Argenitne Peso", "ars"),
+            ("documantasion", "doc"),  // two substitutions from nine letters
+            ("dokumentatoin", "doc"),  // a substitution and a swap
+            ("ostgresql", "postgresql"),  // the first letter deleted: two edits, allowed from nine letters
+            ("saturdya", "sat"),
+            ("Icelnd", "ice"),
+        ])
     func typosAreCorrected(_ query: String, _ expected: String) throws {
         let store = try TestSupport.store()
         _ = try store.ingest(Self.typoCorpus.map { TestSupport.record("item", $0.0, $0.1) })
@@ -164,41 +178,49 @@ import Testing
         #expect((explained?["typos"]?.number?.double ?? 0) > 0, "\(query) needs typos")
     }
 
-    @Test("typos stay within the budget", arguments: [
-        "caturday",        // the first letter of an 8-letter word: two edits
-        "pstgrsql",        // two deletions in an 8-letter word
-        "documantasiom",   // three edits
-        "gnome-termnal1",  // a part with a digit
-        "icelamd1",        // a digit
-        "celand",          // the first letter deleted from a 6-letter word
-        "Icela ndx",
-    ])
+    @Test(
+        "typos stay within the budget",
+        arguments: [
+            "caturday",  // the first letter of an 8-letter word: two edits
+            "pstgrsql",  // two deletions in an 8-letter word
+            "documantasiom",  // three edits
+            "gnome-termnal1",  // a part with a digit
+            "icelamd1",  // a digit
+            "celand",  // the first letter deleted from a 6-letter word
+            "Icela ndx",
+        ])
     func typosStayWithinTheBudget(_ query: String) throws {
         let store = try TestSupport.store()
         _ = try store.ingest(Self.typoCorpus.map { TestSupport.record("item", $0.0, $0.1) })
         #expect(try ids(store, query).isEmpty)
     }
 
-    @Test("edit distance: Damerau, the first letter counts two", arguments: [
-        ("postgresql", "pstgresql", 1), ("postgresql", "psotgresql", 1), ("postgresql", "ostgresql", 2),
-        ("saturday", "caturday", 2), ("documentation", "documantasion", 2), ("abcdef", "abdcef", 1),
-        ("abcdef", "bacdef", 2), ("abc", "abc", 0),
-    ])
+    @Test(
+        "edit distance: Damerau, the first letter counts two",
+        arguments: [
+            ("postgresql", "pstgresql", 1), ("postgresql", "psotgresql", 1), ("postgresql", "ostgresql", 2),
+            ("saturday", "caturday", 2), ("documentation", "documantasion", 2), ("abcdef", "abdcef", 1),
+            ("abcdef", "bacdef", 2), ("abc", "abc", 0),
+        ])
     func distance(_ a: String, _ b: String, _ expected: Int) {
         #expect(TypoTolerance.distance(Array(a.unicodeScalars), Array(b.unicodeScalars), limit: 3) == expected)
     }
 
-    @Test("numbers and names typed without the spaces they are stored with", arguments: [
-        ("(030) 1234-567", "0301234567"), ("(030) 1234-567", "1234567"), ("030 1234 567", "0301234567"),
-        ("030 1234 567", "1234567"), ("+49 30 1234567", "49301234567"), ("+49 (0)30 123 45 67", "301234567"),
-        ("030/123.45.67", "0301234567"),
-        ("山田 太郎", "山田太郎"), ("山田太郎", "山田 太郎"), ("山田　太郎", "山田太郎"), ("김 민준", "김민준"),
-        ("やまだ たろう", "やまだたろう"),
-    ])
+    @Test(
+        "numbers and names typed without the spaces they are stored with",
+        arguments: [
+            ("(030) 1234-567", "0301234567"), ("(030) 1234-567", "1234567"), ("030 1234 567", "0301234567"),
+            ("030 1234 567", "1234567"), ("+49 30 1234567", "49301234567"), ("+49 (0)30 123 45 67", "301234567"),
+            ("030/123.45.67", "0301234567"),
+            ("山田 太郎", "山田太郎"), ("山田太郎", "山田 太郎"), ("山田　太郎", "山田太郎"), ("김 민준", "김민준"),
+            ("やまだ たろう", "やまだたろう"),
+        ])
     func typedWithoutSpaces(_ stored: String, _ typed: String) throws {
         let store = try TestSupport.store()
-        _ = try store.ingest([TestSupport.record("contact", "1", "Someone", [("subtitle", .string(stored))]),
-                              TestSupport.record("contact", "2", "Other", [("subtitle", "030 999 111 太郎")])])
+        _ = try store.ingest([
+            TestSupport.record("contact", "1", "Someone", [("subtitle", .string(stored))]),
+            TestSupport.record("contact", "2", "Other", [("subtitle", "030 999 111 太郎")]),
+        ])
         #expect(try ids(store, typed) == ["1"])
     }
 
@@ -239,7 +261,8 @@ import Testing
             TestSupport.record("item", "1", "Chess set", [("properties", ["section": "games"])]),
             TestSupport.record("item", "2", "Chess book", [("properties", ["section": "books"])]),
         ])
-        let r = try store.search(SearchRequest(query: "chess", filters: [PropertyFilter(property: "section", op: .eq, value: "Games")]))
+        let r = try store.search(
+            SearchRequest(query: "chess", filters: [PropertyFilter(property: "section", op: .eq, value: "Games")]))
         #expect(r.map(\.key.id) == ["1"])
     }
 
@@ -250,7 +273,8 @@ import Testing
             TestSupport.record("item", "b", "Beta", [("description", "zeppelin")]),
         ])
         #expect(try ids(store, "zeppelin") == ["b", "a"], "an undeclared string property weighs least")
-        try store.declare(type: "item", [PropertyDeclaration(name: "nickname", kind: .string, indexingKey: "displayName")])
+        try store.declare(
+            type: "item", [PropertyDeclaration(name: "nickname", kind: .string, indexingKey: "displayName")])
         #expect(try ids(store, "zeppelin") == ["a", "b"])
     }
 
@@ -269,13 +293,16 @@ import Testing
     @Test func hostileQueriesNeverFail() throws {
         let store = try TestSupport.store()
         _ = try store.ingest([TestSupport.record("item", "a", "Cats AND dogs \"quoted\" (paren) NEAR/2 col:umn")])
-        let pieces = ["\"", "'", "(", ")", "*", "^", ":", "-", "+", "AND", "OR", "NOT", "NEAR", "NEAR(", "{", "}", "title:",
-                      "\u{0}", "\u{1}", "\\", "\u{FFFD}", "東", "é", "e\u{301}", "\u{202E}", "🙂", " ", "\t", "\n", "%", "_", "#",
-                      "1042-A", "OR(", "\"\"", "*:", "c++", "\u{D7FF}", "ﷺ", "ß"]
+        let pieces = [
+            "\"", "'", "(", ")", "*", "^", ":", "-", "+", "AND", "OR", "NOT", "NEAR", "NEAR(", "{", "}", "title:",
+            "\u{0}", "\u{1}", "\\", "\u{FFFD}", "東", "é", "e\u{301}", "\u{202E}", "🙂", " ", "\t", "\n", "%", "_", "#",
+            "1042-A", "OR(", "\"\"", "*:", "c++", "\u{D7FF}", "ﷺ", "ß",
+        ]
         var generator = TestSupport.SeededGenerator(seed: 0x5EED_1042)
         for i in 0..<3000 {
             let count = Int.random(in: 1...8, using: &generator)
-            let query = (0..<count).map { _ in pieces.randomElement(using: &generator)! }.joined(separator: i % 2 == 0 ? "" : " ")
+            let query = (0..<count).map { _ in pieces.randomElement(using: &generator)! }.joined(
+                separator: i % 2 == 0 ? "" : " ")
             _ = try store.search(SearchRequest(query: query))
         }
         _ = try store.search(SearchRequest(query: String(repeating: "ab \"c* ", count: 1500)))

@@ -50,27 +50,68 @@ import Testing
     @Test func propertyQueries() throws {
         let store = try TestSupport.store()
         _ = try store.ingest([
-            rec("1", [("properties", ["total": 9.5, "status": "Shipped", "tags": ["gift"], "at": "2026-01-10T10:00:00+02:00", "name": "Crème"])]),
-            rec("2", [("properties", ["total": 100, "status": "open", "at": "2026-01-09T10:00:00Z", "name": "Apple pie"])]),
-            rec("3", [("properties", ["total": 20, "status": "shipped", "tags": ["gift", "bulk"], "at": "2026-01-10T09:00:00Z", "name": "crepe"])]),
+            rec(
+                "1",
+                [
+                    (
+                        "properties",
+                        [
+                            "total": 9.5, "status": "Shipped", "tags": ["gift"], "at": "2026-01-10T10:00:00+02:00",
+                            "name": "Crème",
+                        ]
+                    )
+                ]),
+            rec(
+                "2",
+                [("properties", ["total": 100, "status": "open", "at": "2026-01-09T10:00:00Z", "name": "Apple pie"])]),
+            rec(
+                "3",
+                [
+                    (
+                        "properties",
+                        [
+                            "total": 20, "status": "shipped", "tags": ["gift", "bulk"], "at": "2026-01-10T09:00:00Z",
+                            "name": "crepe",
+                        ]
+                    )
+                ]),
             rec("4", [("properties", ["status": "open"])]),
         ])
-        func q(_ filters: [PropertyFilter], mode: PropertyQueryRequest.Mode = .and, sort: [PropertySort] = [], limit: Int? = nil) throws -> [String] {
-            try store.query(PropertyQueryRequest(type: "task", filters: filters, mode: mode, sort: sort, limit: limit)).map(\.key.id)
+        func q(
+            _ filters: [PropertyFilter], mode: PropertyQueryRequest.Mode = .and, sort: [PropertySort] = [],
+            limit: Int? = nil
+        ) throws -> [String] {
+            try store.query(PropertyQueryRequest(type: "task", filters: filters, mode: mode, sort: sort, limit: limit))
+                .map(\.key.id)
         }
-        #expect(try q([.init(property: "total", op: .ge, value: 10)], sort: [.init(property: "total", descending: true)]) == ["2", "3"])
+        #expect(
+            try q([.init(property: "total", op: .ge, value: 10)], sort: [.init(property: "total", descending: true)])
+                == ["2", "3"])
         #expect(try q([.init(property: "status", op: .eq, value: "SHIPPED")]) == ["1", "3"])
         #expect(try q([.init(property: "status", op: .ne, value: "open")]) == ["1", "3"])
         #expect(try q([.init(property: "tags", op: .contains, value: "bulk")]) == ["3"])
-        #expect(try q([.init(property: "tags", op: .notContains, value: "bulk")]) == ["1"], "an entity without the property matches no filter")
-        #expect(try q([.init(property: "total", op: .between, value: [9.5, 20])]) == ["1", "3"], "between is inclusive")
-        #expect(try q([.init(property: "name", op: .hasPrefix, value: "cre")]) == ["1", "3"], "strings ignore case and accents")
+        #expect(
+            try q([.init(property: "tags", op: .notContains, value: "bulk")]) == ["1"],
+            "an entity without the property matches no filter")
+        #expect(
+            try q([.init(property: "total", op: .between, value: [9.5, 20])]) == ["1", "3"], "between is inclusive")
+        #expect(
+            try q([.init(property: "name", op: .hasPrefix, value: "cre")]) == ["1", "3"],
+            "strings ignore case and accents")
         #expect(try q([.init(property: "name", op: .hasSuffix, value: "PIE")]) == ["2"])
         #expect(try q([.init(property: "name", op: .contains, value: "pl")]) == ["2"])
         // Task 1 is at 10:00+02:00, that is 08:00Z: before task 3 (09:00Z) although its local time is later.
-        #expect(try q([.init(property: "at", op: .lt, value: "2026-01-10T08:30:00Z")]) == ["1", "2"], "dates compare chronologically, zones included")
-        #expect(try q([.init(property: "at", op: .gt, value: "2026-01-10T07:30:00Z")], sort: [.init(property: "at", descending: true)]) == ["3", "1"])
-        #expect(try q([.init(property: "total", op: .lt, value: 15), .init(property: "status", op: .eq, value: "open")], mode: .or) == ["1", "2", "4"])
+        #expect(
+            try q([.init(property: "at", op: .lt, value: "2026-01-10T08:30:00Z")]) == ["1", "2"],
+            "dates compare chronologically, zones included")
+        #expect(
+            try q(
+                [.init(property: "at", op: .gt, value: "2026-01-10T07:30:00Z")],
+                sort: [.init(property: "at", descending: true)]) == ["3", "1"])
+        #expect(
+            try q(
+                [.init(property: "total", op: .lt, value: 15), .init(property: "status", op: .eq, value: "open")],
+                mode: .or) == ["1", "2", "4"])
         #expect(try q([], sort: [.init(property: "total", descending: true)], limit: 2) == ["2", "3"])
         #expect(throws: EntityIndexError.self) { try q([.init(property: "colour", op: .eq, value: 1)]) }
         #expect(throws: EntityIndexError.self) { try q([.init(property: "total", op: .hasPrefix, value: "1")]) }
@@ -84,11 +125,31 @@ import Testing
         var records: [JSONValue] = []
         for i in 0..<80 {
             var properties: [(String, JSONValue)] = [("status", .string(i % 3 == 0 ? "open" : "paid"))]
-            if i % 7 != 0 { properties.append(("total", i % 11 == 0 ? .null : .number(JSONNumber(Double((i * 7) % 50))))) }
-            records.append(TestSupport.record("task", "t\(i)", "Task", [("properties", .object(JSONObject(properties.map { (key: $0.0, value: $0.1) })))]))
+            if i % 7 != 0 {
+                properties.append(("total", i % 11 == 0 ? .null : .number(JSONNumber(Double((i * 7) % 50)))))
+            }
+            records.append(
+                TestSupport.record(
+                    "task", "t\(i)", "Task",
+                    [("properties", .object(JSONObject(properties.map { (key: $0.0, value: $0.1) })))]))
             // A type where the sort property is sometimes an array: no shortcut applies.
-            let total: JSONValue = i % 4 == 0 ? .array([.number(JSONNumber(Double(i % 30))), .number(JSONNumber(Double(45 - i % 30)))]) : .number(JSONNumber(Double(i % 30)))
-            records.append(TestSupport.record("bag", "b\(i)", "Bag", [("properties", .object(JSONObject([(key: "total", value: total), (key: "status", value: .string(i % 2 == 0 ? "open" : "paid"))])))]))
+            let total: JSONValue =
+                i % 4 == 0
+                ? .array([.number(JSONNumber(Double(i % 30))), .number(JSONNumber(Double(45 - i % 30)))])
+                : .number(JSONNumber(Double(i % 30)))
+            records.append(
+                TestSupport.record(
+                    "bag", "b\(i)", "Bag",
+                    [
+                        (
+                            "properties",
+                            .object(
+                                JSONObject([
+                                    (key: "total", value: total),
+                                    (key: "status", value: .string(i % 2 == 0 ? "open" : "paid")),
+                                ]))
+                        )
+                    ]))
         }
         _ = try store.ingest(records)
         let filterSets: [[PropertyFilter]] = [
@@ -103,10 +164,15 @@ import Testing
             for filters in filterSets {
                 for descending in [true, false] {
                     let sort = [PropertySort(property: "total", descending: descending)]
-                    let all = try store.query(PropertyQueryRequest(type: type, filters: filters, sort: sort)).map(\.key.id)
+                    let all = try store.query(PropertyQueryRequest(type: type, filters: filters, sort: sort)).map(
+                        \.key.id)
                     for limit in [1, 3, 10, 200] {
-                        let limited = try store.query(PropertyQueryRequest(type: type, filters: filters, sort: sort, limit: limit)).map(\.key.id)
-                        #expect(limited == Array(all.prefix(limit)), "\(type) \(filters.map { "\($0.property) \($0.op) \($0.value)" }) \(descending) \(limit)")
+                        let limited = try store.query(
+                            PropertyQueryRequest(type: type, filters: filters, sort: sort, limit: limit)
+                        ).map(\.key.id)
+                        #expect(
+                            limited == Array(all.prefix(limit)),
+                            "\(type) \(filters.map { "\($0.property) \($0.op) \($0.value)" }) \(descending) \(limit)")
                         compared += 1
                     }
                 }
@@ -117,31 +183,56 @@ import Testing
 
     @Test func declaredDatesAndUnsortable() throws {
         let store = try TestSupport.store()
-        try store.declare(type: "task", [PropertyDeclaration(name: "due", kind: .date), PropertyDeclaration(name: "note", kind: .string, sortable: false)])
-        _ = try store.ingest([rec("1", [("properties", ["due": "2026-05-01T00:00:00Z", "note": "b"])]),
-                              rec("2", [("properties", ["due": "2026-04-01T00:00:00-05:00", "note": "a"])])])
-        #expect(try store.query(PropertyQueryRequest(type: "task", filters: [], sort: [.init(property: "due")])).map(\.key.id) == ["2", "1"])
-        #expect(throws: EntityIndexError.self) { try store.query(PropertyQueryRequest(type: "task", filters: [], sort: [.init(property: "note")])) }
+        try store.declare(
+            type: "task",
+            [
+                PropertyDeclaration(name: "due", kind: .date),
+                PropertyDeclaration(name: "note", kind: .string, sortable: false),
+            ])
+        _ = try store.ingest([
+            rec("1", [("properties", ["due": "2026-05-01T00:00:00Z", "note": "b"])]),
+            rec("2", [("properties", ["due": "2026-04-01T00:00:00-05:00", "note": "a"])]),
+        ])
+        #expect(
+            try store.query(PropertyQueryRequest(type: "task", filters: [], sort: [.init(property: "due")])).map(
+                \.key.id) == ["2", "1"])
+        #expect(throws: EntityIndexError.self) {
+            try store.query(PropertyQueryRequest(type: "task", filters: [], sort: [.init(property: "note")]))
+        }
     }
 
     @Test func relatedInBothDirections() throws {
         let store = try TestSupport.store()
         _ = try store.ingest([
             TestSupport.record("customer", "c1", "Ada"),
-            TestSupport.json(#"{"type":"order","id":"o1","title":"Order","related":[{"type":"product","id":"p9"},{"type":"customer","id":"c1"},{"type":"product","id":"gone"}]}"#),
-            TestSupport.json(#"{"type":"order","id":"o2","title":"Order 2","hidden":true,"related":[{"type":"customer","id":"c1"}]}"#),
+            TestSupport.json(
+                #"{"type":"order","id":"o1","title":"Order","related":[{"type":"product","id":"p9"},{"type":"customer","id":"c1"},{"type":"product","id":"gone"}]}"#
+            ),
+            TestSupport.json(
+                #"{"type":"order","id":"o2","title":"Order 2","hidden":true,"related":[{"type":"customer","id":"c1"}]}"#
+            ),
             TestSupport.record("product", "p9", "Lamp"),
         ])
-        #expect(try store.related(type: "order", id: "o1", direction: .out).map(\.key.description) == ["product/p9", "customer/c1"])
-        #expect(try store.related(type: "customer", id: "c1", direction: .in).map(\.key.description) == ["order/o1", "order/o2"])
+        #expect(
+            try store.related(type: "order", id: "o1", direction: .out).map(\.key.description) == [
+                "product/p9", "customer/c1",
+            ])
+        #expect(
+            try store.related(type: "customer", id: "c1", direction: .in).map(\.key.description) == [
+                "order/o1", "order/o2",
+            ])
         #expect(try store.related(type: "customer", id: "ghost", direction: .in).isEmpty)
-        #expect { try store.related(type: "order", id: "nope", direction: .out) } throws: { ($0 as? EntityIndexError)?.code == .notFound }
+        #expect { try store.related(type: "order", id: "nope", direction: .out) } throws: {
+            ($0 as? EntityIndexError)?.code == .notFound
+        }
     }
 
     @Test func deleteByDomainTypeIdsAndAll() throws {
         let store = try TestSupport.store()
-        _ = try store.ingest([rec("1", [("domain", "work")]), rec("2", [("domain", "work.q1")]), rec("3", [("domain", "workshop")]),
-                              rec("4", [("domain", "home")]), TestSupport.record("note", "n", "Note")])
+        _ = try store.ingest([
+            rec("1", [("domain", "work")]), rec("2", [("domain", "work.q1")]), rec("3", [("domain", "workshop")]),
+            rec("4", [("domain", "home")]), TestSupport.record("note", "n", "Note"),
+        ])
         #expect(try store.delete(DeleteRequest(domains: ["work"])) == 2)
         #expect(try store.get(type: "task", ids: ["1", "2", "3", "4"]).map(\.key.id) == ["3", "4"])
         #expect(try store.delete(DeleteRequest(type: "task", ids: ["3"])) == 1)
@@ -169,8 +260,12 @@ import Testing
         #expect(throws: EntityIndexError.self) { try store.ingest([rec("3"), TestSupport.json(#"{"type":"task"}"#)]) }
         _ = try store.ingest([rec("4")])
         try store.endBatch(clientState: "v2", expected: .some("v1"))
-        #expect(try store.get(type: "task", ids: ["3", "4"]).map(\.key.id) == ["4"], "a failed ingest inside a batch does not spoil it")
-        #expect(throws: EntityIndexError.self) { try store.endBatch(clientState: String(repeating: "x", count: 251), expected: nil) }
+        #expect(
+            try store.get(type: "task", ids: ["3", "4"]).map(\.key.id) == ["4"],
+            "a failed ingest inside a batch does not spoil it")
+        #expect(throws: EntityIndexError.self) {
+            try store.endBatch(clientState: String(repeating: "x", count: 251), expected: nil)
+        }
     }
 
     @Test func expiryDefaultsToAMonthAndIsRenewed() throws {
@@ -184,7 +279,8 @@ import Testing
         #expect(try store.stats().all.expiringSoon == 1, "expires 2026-04-02, within 7 days")
         #expect(try store.ingest([rec("1")]).unchanged == 1)
         store.now = Timestamp.parse("2026-04-20T00:00:00Z")!
-        #expect(try store.get(type: "task", ids: ["1"]).map(\.key.id) == ["1"], "an unchanged re-ingest renews the month")
+        #expect(
+            try store.get(type: "task", ids: ["1"]).map(\.key.id) == ["1"], "an unchanged re-ingest renews the month")
         store.now = Timestamp.parse("2026-05-01T00:00:00Z")!
         #expect(try store.get(type: "task", ids: ["1"]).isEmpty)
         _ = try store.ingest([TestSupport.record("note", "x", "x")])

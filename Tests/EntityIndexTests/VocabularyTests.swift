@@ -1,8 +1,9 @@
-@testable import EntityIndex
 import JSON
 import SQLite
 import TestSupport
 import Testing
+
+@testable import EntityIndex
 
 /// `vocabulary` must hold every word (term without digits) of the FTS index: a long prefix is expanded into the
 /// words it lists, so a missing word would be a missed match.
@@ -12,7 +13,8 @@ import Testing
         let store = try TestSupport.store()
         for file in ["customers.ndjson", "products.json", "orders.json"] {
             let text = try #require(TestSupport.read(TestSupport.repository + "/data/" + file))
-            let records = file.hasSuffix(".ndjson")
+            let records =
+                file.hasSuffix(".ndjson")
                 ? text.split(separator: "\n").map { TestSupport.json(String($0)) } : TestSupport.json(text).array ?? []
             _ = try store.ingest(records)
         }
@@ -41,24 +43,32 @@ import Testing
 
     @Test func migrationFillsItFromAnExistingIndex() throws {
         let store = try multilingualStore()
-        try store.db.execute("DELETE FROM vocabulary; DROP TABLE vocabulary; DELETE FROM schema_migrations WHERE version >= 5")
-        _ = try Migrator(Schema.migrator.migrations.filter { $0.version <= 5 }).migrate(store.db, now: "2026-03-02T09:00:00Z")
+        try store.db.execute(
+            "DELETE FROM vocabulary; DROP TABLE vocabulary; DELETE FROM schema_migrations WHERE version >= 5")
+        _ = try Migrator(Schema.migrator.migrations.filter { $0.version <= 5 }).migrate(
+            store.db, now: "2026-03-02T09:00:00Z")
         let vocabulary = Set(try store.db.rows("SELECT term FROM vocabulary") { $0.text(0) })
         #expect(vocabulary == (try ftsWords(store)))
     }
 
     @Test func aLongPrefixFindsTheSameAsThePlainPrefixQuery() throws {
         let store = try multilingualStore()
-        let words = try store.db.rows("SELECT term FROM vocabulary WHERE length(term) >= 5 ORDER BY term") { $0.text(0) }
+        let words = try store.db.rows("SELECT term FROM vocabulary WHERE length(term) >= 5 ORDER BY term") {
+            $0.text(0)
+        }
         var checked = 0
         for word in words.enumerated().filter({ $0.offset % 2 == 0 }).map(\.element) {
             for length in 4...min(word.count, 6) {
                 let prefix = String(word.prefix(length))
                 var query = SearchQuery(prefix)
                 guard query.terms.count == 1, case .plain = query.terms[0].kind else { continue }
-                let plain = try store.db.rows("SELECT rowid FROM search WHERE search MATCH ? ORDER BY rowid", [.text(query.expression)]) { $0.int(0) }
+                let plain = try store.db.rows(
+                    "SELECT rowid FROM search WHERE search MATCH ? ORDER BY rowid", [.text(query.expression)]
+                ) { $0.int(0) }
                 try PrefixExpansion.expand(&query.terms, db: store.db)
-                let expanded = try store.db.rows("SELECT rowid FROM search WHERE search MATCH ? ORDER BY rowid", [.text(query.expression)]) { $0.int(0) }
+                let expanded = try store.db.rows(
+                    "SELECT rowid FROM search WHERE search MATCH ? ORDER BY rowid", [.text(query.expression)]
+                ) { $0.int(0) }
                 #expect(expanded == plain, "\(prefix): \(query.expression)")
                 checked += 1
             }
@@ -69,7 +79,7 @@ import Testing
     @Test func deletingEverythingEmptiesIt() throws {
         let store = try TestSupport.store()
         _ = try store.ingest([TestSupport.record("task", "1", "Lantern")])
-        #expect(try store.db.scalar("SELECT count(*) FROM vocabulary")?.int == 1) // "lantern"; the id "1" has digits
+        #expect(try store.db.scalar("SELECT count(*) FROM vocabulary")?.int == 1)  // "lantern"; the id "1" has digits
         _ = try store.delete(DeleteRequest(all: true))
         #expect(try store.db.scalar("SELECT count(*) FROM vocabulary")?.int == 0)
     }

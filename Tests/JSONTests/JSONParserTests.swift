@@ -8,10 +8,12 @@ import Testing
         #expect(JSONWriter.string(v) == #"{"b":9.50,"a":[1,-0.5e3,true,null],"c":"é😀"}"#)
     }
 
-    @Test("rejects malformed input", arguments: [
-        #"{"a": 1,}"#, #"{"a" 1}"#, #"[1 2]"#, #"{"a": 01}"#, #""\ud800""#, #""\udc00x""#, "\"a\u{01}\"",
-        #"{"a": 1, "a": 2}"#, "1e400", #"{"a": tru}"#, "", "[", #""unterminated"#, "{\"a\":1}\u{0}",
-    ])
+    @Test(
+        "rejects malformed input",
+        arguments: [
+            #"{"a": 1,}"#, #"{"a" 1}"#, #"[1 2]"#, #"{"a": 01}"#, #""\ud800""#, #""\udc00x""#, "\"a\u{01}\"",
+            #"{"a": 1, "a": 2}"#, "1e400", #"{"a": tru}"#, "", "[", #""unterminated"#, "{\"a\":1}\u{0}",
+        ])
     func rejects(_ text: String) {
         #expect(throws: JSONParseError.self) { try JSONParser().parse(text) }
     }

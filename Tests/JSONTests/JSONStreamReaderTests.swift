@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import JSON
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 @Suite struct JSONStreamReaderTests {
     func elements(_ text: String, max: Int = 1 << 20) throws -> (JSONStreamReader.Format?, [String]) {
@@ -35,7 +36,9 @@ import Testing
     }
 
     @Test func boundsElementSize() {
-        #expect(throws: JSONStreamReader.Failure.self) { try elements("[\"" + String(repeating: "x", count: 5000) + "\"]", max: 1000) }
+        #expect(throws: JSONStreamReader.Failure.self) {
+            try elements("[\"" + String(repeating: "x", count: 5000) + "\"]", max: 1000)
+        }
     }
 }
 

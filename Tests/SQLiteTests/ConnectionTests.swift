@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SQLite
 
 @Suite struct ConnectionTests {
@@ -40,7 +41,9 @@ import Testing
         let db = try Connection(path: ":memory:")
         try db.execute("CREATE TABLE t(v)")
         try db.execute("PRAGMA writable_schema = ON")
-        #expect(throws: SQLiteError.self) { try db.execute("UPDATE sqlite_master SET sql = 'garbage' WHERE name = 't'") }
+        #expect(throws: SQLiteError.self) {
+            try db.execute("UPDATE sqlite_master SET sql = 'garbage' WHERE name = 't'")
+        }
     }
 
     @Test func errorsCarryTheSQL() throws {
@@ -55,7 +58,9 @@ import Testing
         try db.execute("CREATE TABLE t(v INTEGER)")
         struct Boom: Error {}
         #expect(throws: Boom.self) {
-            try db.transaction { try db.run("INSERT INTO t VALUES (1)"); throw Boom() }
+            try db.transaction {
+                try db.run("INSERT INTO t VALUES (1)"); throw Boom()
+            }
         }
         #expect(try db.scalar("SELECT count(*) FROM t")?.int == 0)
     }

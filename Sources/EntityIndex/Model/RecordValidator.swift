@@ -11,7 +11,9 @@ public enum RecordValidator {
     ]
 
     /// Validates one record. `position` and `line` only label the problems.
-    public static func validate(_ value: JSONValue, position: Int, line: Int? = nil) -> Result<EntityRecord, ValidationFailure> {
+    public static func validate(_ value: JSONValue, position: Int, line: Int? = nil) -> Result<
+        EntityRecord, ValidationFailure
+    > {
         var problems: [RecordProblem] = []
         func problem(_ field: String?, _ text: String, entity: String? = nil) {
             problems.append(RecordProblem(position: position, line: line, entity: entity, field: field, problem: text))
@@ -33,13 +35,20 @@ public enum RecordValidator {
         switch object["id"] {
         case nil, .null?: problem("id", "is required")
         case .string(let s)?:
-            if s.isEmpty { problem("id", "must not be empty") }
-            else if s.unicodeScalars.count > RecordLimits.maxIdLength {
-                problem("id", "is \(s.unicodeScalars.count) characters long; the maximum is \(RecordLimits.maxIdLength)")
-            } else { id = s }
+            if s.isEmpty {
+                problem("id", "must not be empty")
+            } else if s.unicodeScalars.count > RecordLimits.maxIdLength {
+                problem(
+                    "id", "is \(s.unicodeScalars.count) characters long; the maximum is \(RecordLimits.maxIdLength)")
+            } else {
+                id = s
+            }
         case .number(let n)?:
-            if n.isIntegerLiteral, let v = Int64(n.text) { id = String(v) }
-            else { problem("id", "must be a string or an integer, got \(n.text)") }
+            if n.isIntegerLiteral, let v = Int64(n.text) {
+                id = String(v)
+            } else {
+                problem("id", "must be a string or an integer, got \(n.text)")
+            }
         case let other?: problem("id", "must be a string or an integer, got \(other.typeName)")
         }
         let entity = type.flatMap { t in id.map { "\(t)/\($0)" } }
@@ -73,7 +82,11 @@ public enum RecordValidator {
             case .array(let items)?:
                 var result: [String] = []
                 for (i, item) in items.enumerated() {
-                    if case .string(let s) = item { result.append(s) } else { fail("\(field)[\(i)]", "must be a string, got \(item.typeName)") }
+                    if case .string(let s) = item {
+                        result.append(s)
+                    } else {
+                        fail("\(field)[\(i)]", "must be a string, got \(item.typeName)")
+                    }
                 }
                 return result
             case let other?:
@@ -84,7 +97,10 @@ public enum RecordValidator {
         func date(_ field: String) -> Int64? {
             guard let text = string(field) else { return nil }
             guard let ms = Timestamp.parse(text) else {
-                fail(field, "must be an ISO-8601 date-time with a zone, such as 2026-03-02T09:00:00Z; got \"\(text.prefix(64))\"")
+                fail(
+                    field,
+                    "must be an ISO-8601 date-time with a zone, such as 2026-03-02T09:00:00Z; got \"\(text.prefix(64))\""
+                )
                 return nil
             }
             return ms
@@ -102,8 +118,12 @@ public enum RecordValidator {
         var domain: String?
         if let d = string("domain") {
             if d.isEmpty || d.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) {
-                fail("domain", "must be dot-separated non-empty parts, such as \"account1.inbox\"; got \"\(d.prefix(64))\"")
-            } else { domain = d }
+                fail(
+                    "domain",
+                    "must be dot-separated non-empty parts, such as \"account1.inbox\"; got \"\(d.prefix(64))\"")
+            } else {
+                domain = d
+            }
         }
 
         var properties = JSONObject()
@@ -141,10 +161,18 @@ public enum RecordValidator {
         case .array(let items)?:
             for (i, item) in items.enumerated() {
                 let field = "related[\(i)]"
-                guard case .object(let ref) = item else { fail(field, "must be an object {\"type\": …, \"id\": …}, got \(item.typeName)"); continue }
-                for key in ref.keys where key != "type" && key != "id" { fail("\(field).\(key)", "is not allowed (only type and id)") }
+                guard case .object(let ref) = item else {
+                    fail(field, "must be an object {\"type\": …, \"id\": …}, got \(item.typeName)"); continue
+                }
+                for key in ref.keys where key != "type" && key != "id" {
+                    fail("\(field).\(key)", "is not allowed (only type and id)")
+                }
                 var refType: String?, refId: String?
-                if case .string(let t)? = ref["type"], typeProblem(t) == nil { refType = t } else { fail("\(field).type", "must be a valid type name") }
+                if case .string(let t)? = ref["type"], typeProblem(t) == nil {
+                    refType = t
+                } else {
+                    fail("\(field).type", "must be a valid type name")
+                }
                 switch ref["id"] {
                 case .string(let s)? where !s.isEmpty && s.unicodeScalars.count <= RecordLimits.maxIdLength: refId = s
                 case .number(let n)? where n.isIntegerLiteral: refId = String(Int64(n.text) ?? 0)
@@ -159,14 +187,22 @@ public enum RecordValidator {
         switch object["rankingHint"] {
         case nil, .null?: break
         case .number(let n)?:
-            if n.double < 0 || n.double > 100 { fail("rankingHint", "must be between 0 and 100, got \(n.text)") } else { rankingHint = n.double }
+            if n.double < 0 || n.double > 100 {
+                fail("rankingHint", "must be between 0 and 100, got \(n.text)")
+            } else {
+                rankingHint = n.double
+            }
         case let other?: fail("rankingHint", "must be a number from 0 to 100, got \(other.typeName)")
         }
         var priority: Int64?
         switch object["priority"] {
         case nil, .null?: break
         case .number(let n)?:
-            if let v = n.int, n.double == n.double.rounded() { priority = v } else { fail("priority", "must be an integer, got \(n.text)") }
+            if let v = n.int, n.double == n.double.rounded() {
+                priority = v
+            } else {
+                fail("priority", "must be an integer, got \(n.text)")
+            }
         case let other?: fail("priority", "must be an integer, got \(other.typeName)")
         }
         var hidden = false
@@ -178,18 +214,25 @@ public enum RecordValidator {
         let lastUsedAt = date("lastUsedAt")
         let expiresAt = date("expiresAt")
 
-        guard problems.isEmpty, let type, let id, let title else { return .failure(ValidationFailure(problems: problems)) }
-        return .success(EntityRecord(
-            key: EntityKey(type: type, id: id), title: title, subtitle: subtitle, synonyms: synonyms, keywords: keywords,
-            description: description, properties: properties, domain: domain, related: related,
-            rankingHint: rankingHint, priority: priority, lastUsedAt: lastUsedAt, expiresAt: expiresAt, hidden: hidden,
-            json: json))
+        guard problems.isEmpty, let type, let id, let title else {
+            return .failure(ValidationFailure(problems: problems))
+        }
+        return .success(
+            EntityRecord(
+                key: EntityKey(type: type, id: id), title: title, subtitle: subtitle, synonyms: synonyms,
+                keywords: keywords,
+                description: description, properties: properties, domain: domain, related: related,
+                rankingHint: rankingHint, priority: priority, lastUsedAt: lastUsedAt, expiresAt: expiresAt,
+                hidden: hidden,
+                json: json))
     }
 
     /// Why a type name is invalid, or nil when it is valid.
     public static func typeProblem(_ type: String) -> String? {
         if type.isEmpty { return "must not be empty" }
-        if type.utf8.count > RecordLimits.maxTypeLength { return "is longer than \(RecordLimits.maxTypeLength) characters" }
+        if type.utf8.count > RecordLimits.maxTypeLength {
+            return "is longer than \(RecordLimits.maxTypeLength) characters"
+        }
         let bytes = Array(type.utf8)
         func isLetter(_ b: UInt8) -> Bool { (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || b == 95 }
         guard isLetter(bytes[0]) else { return "must start with a letter or '_' (pattern [A-Za-z_][A-Za-z0-9_.-]*)" }

@@ -25,8 +25,12 @@ public enum Timestamp {
             i += 1
             return true
         }
-        guard let year = digits(4), expect("-"), let month = digits(2), expect("-"), let dayOfMonth = digits(2) else { return nil }
-        guard i < b.count, b[i] == UInt8(ascii: "T") || b[i] == UInt8(ascii: "t") || b[i] == UInt8(ascii: " ") else { return nil }
+        guard let year = digits(4), expect("-"), let month = digits(2), expect("-"), let dayOfMonth = digits(2) else {
+            return nil
+        }
+        guard i < b.count, b[i] == UInt8(ascii: "T") || b[i] == UInt8(ascii: "t") || b[i] == UInt8(ascii: " ") else {
+            return nil
+        }
         i += 1
         guard let hour = digits(2), expect(":"), let minute = digits(2) else { return nil }
         var second = 0, millis = 0
@@ -76,7 +80,8 @@ public enum Timestamp {
             let s = String(v)
             return String(repeating: "0", count: max(0, n - s.count)) + s
         }
-        var text = "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(rem / 3600, 2)):\(pad(rem / 60 % 60, 2)):\(pad(rem % 60, 2))"
+        var text =
+            "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(rem / 3600, 2)):\(pad(rem / 60 % 60, 2)):\(pad(rem % 60, 2))"
         if millis != 0 { text += "." + pad(millis, 3) }
         return text + "Z"
     }

@@ -13,10 +13,13 @@ extension EntityStore {
         do {
             try db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_vocab USING fts5vocab(main, search, 'row')")
             // Scan at most 5,000 terms of the range, so that a one-letter prefix stays cheap.
-            return try db.rows("""
+            return try db.rows(
+                """
                 SELECT term, doc FROM (SELECT term, doc FROM temp.search_vocab WHERE term >= ? AND term < ? LIMIT 5000)
                 WHERE term != ? ORDER BY doc DESC, term LIMIT ?
-                """, [.text(last), .text(last.prefixUpperBound), .text(last), .integer(Int64(min(limit, Self.maxResults)))]) {
+                """,
+                [.text(last), .text(last.prefixUpperBound), .text(last), .integer(Int64(min(limit, Self.maxResults)))]
+            ) {
                 Completion(term: $0.text(0), documents: Int($0.int(1)))
             }
         } catch {

@@ -49,23 +49,29 @@ extension EntityStore {
     public typealias RelatedDirection = EntityIndex.RelatedDirection
 
     /// Related entities: those this one lists (`out`, in listed order), those that list it (`in`), or both.
-    public func related(type: String, id: String, direction: RelatedDirection) throws(EntityIndexError) -> [EntityResult] {
+    public func related(type: String, id: String, direction: RelatedDirection) throws(EntityIndexError)
+        -> [EntityResult]
+    {
         do {
             var result: [EntityResult] = []
             let budget = ResultBudget(limit: maxResultBytes)
             if direction != .in {
-                guard let rowid = try db.scalar("SELECT rowid FROM entity WHERE type = ? AND id = ? AND expires_at > ?",
-                                                [.text(type), .text(id), .integer(now)])?.int
+                guard
+                    let rowid = try db.scalar(
+                        "SELECT rowid FROM entity WHERE type = ? AND id = ? AND expires_at > ?",
+                        [.text(type), .text(id), .integer(now)])?.int
                 else {
                     throw EntityIndexError(.notFound, "no entity \(type)/\(id)")
                 }
-                result += try db.rows("""
+                result += try db.rows(
+                    """
                     SELECT e.type, e.id, e.record FROM relation r JOIN entity e ON e.type = r.type AND e.id = r.id
                     WHERE r.entity = ? AND e.expires_at > ? ORDER BY r.ord
                     """, [.integer(rowid), .integer(now)], budget.entity)
             }
             if direction != .out {
-                result += try db.rows("""
+                result += try db.rows(
+                    """
                     SELECT DISTINCT e.type, e.id, e.record FROM relation r JOIN entity e ON e.rowid = r.entity
                     WHERE r.type = ? AND r.id = ? AND e.expires_at > ? ORDER BY e.type, e.id
                     """, [.text(type), .text(id), .integer(now)], budget.entity)

@@ -10,8 +10,10 @@ public struct SearchRequest: Sendable {
     public var explain: Bool
     public var highlight: Bool
 
-    public init(query: String, type: String? = nil, limit: Int = 20, filters: [PropertyFilter] = [],
-                explain: Bool = false, highlight: Bool = false) {
+    public init(
+        query: String, type: String? = nil, limit: Int = 20, filters: [PropertyFilter] = [],
+        explain: Bool = false, highlight: Bool = false
+    ) {
         self.query = query
         self.type = type
         self.limit = limit
@@ -53,7 +55,8 @@ extension EntityStore {
             conditions += " AND " + filterSQL.sql
             arguments += filterSQL.arguments
         }
-        var topK = TopK(db: db, query: query, limit: request.limit, conditions: SQLFragment(sql: conditions, arguments: arguments))
+        var topK = TopK(
+            db: db, query: query, limit: request.limit, conditions: SQLFragment(sql: conditions, arguments: arguments))
         try topK.run()
         if topK.accepted.isEmpty, query.terms.contains(where: { $0.typoBudget > 0 }) {
             try TypoTolerance.expand(&query.terms, db: db)

@@ -24,8 +24,10 @@ struct Highlighter {
                 units += Self.utf16Count(utf8[position..<start])
                 position = start
                 let length = Self.utf16Count(utf8[start..<end])
-                spans.append(Highlight(field: field, start: units, end: units + length,
-                                       text: String(decoding: utf8[start..<end], as: UTF8.self)))
+                spans.append(
+                    Highlight(
+                        field: field, start: units, end: units + length,
+                        text: String(decoding: utf8[start..<end], as: UTF8.self)))
             }
         }
         for field in ["title", "subtitle", "description"] {
@@ -67,7 +69,9 @@ struct Highlighter {
                     let texts = chars.map(\.text)
                     for i in 0..<texts.count where i + q.count <= texts.count {
                         let window = texts[i..<(i + q.count)]
-                        let hit = q.count == 1 ? window.first == q[0]
+                        let hit =
+                            q.count == 1
+                            ? window.first == q[0]
                             : zip(window, q).enumerated().allSatisfy { k, pair in
                                 pair.0 == pair.1 || (term.prefix && k == q.count - 1 && pair.0.hasPrefix(pair.1))
                             }

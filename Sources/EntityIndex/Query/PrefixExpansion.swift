@@ -17,8 +17,10 @@ enum PrefixExpansion {
         guard let last = terms.indices.last, terms[last].prefix, case .plain(let word) = terms[last].kind,
             word.unicodeScalars.count > indexedPrefixLength, SearchDocument.isVocabularyWord(word)
         else { return }
-        let words = try db.rows("SELECT term FROM vocabulary WHERE term >= ? AND term < ? LIMIT \(maxCompletions + 1)",
-                                [.text(word), .text(word.prefixUpperBound)]) { $0.text(0) }
+        let words = try db.rows(
+            "SELECT term FROM vocabulary WHERE term >= ? AND term < ? LIMIT \(maxCompletions + 1)",
+            [.text(word), .text(word.prefixUpperBound)]
+        ) { $0.text(0) }
         if !words.isEmpty && words.count <= maxCompletions { terms[last].completions = words }
     }
 }

@@ -15,15 +15,19 @@ extension EntityStore {
     ///
     /// Same order as the general plan: the sort property's first value, entities without it last, then the id.
     func drivenQuery(_ request: PropertyQueryRequest, sortInfo: PropertyInfo, limit: Int) throws -> [EntityResult]? {
-        guard request.mode == .and, request.sort.count == 1, let key = request.sort.first, !sortInfo.multi else { return nil }
+        guard request.mode == .and, request.sort.count == 1, let key = request.sort.first, !sortInfo.multi else {
+            return nil
+        }
         var best: (index: Int, condition: SQLFragment, count: Int64)?
         for (i, filter) in request.filters.enumerated() where filter.op == .eq && filter.property != key.property {
             let info = try propertyInfo(type: request.type, name: filter.property)
             guard !info.multi else { continue }
             let condition = try compile(filter, info: info, style: .bound)
-            let count = try db.scalar(
-                "SELECT count(*) FROM (SELECT 1 FROM property s WHERE s.name = ? AND \(condition.sql) LIMIT ?)",
-                [.text(filter.property)] + condition.arguments + [.integer(Int64(Self.drivenPlanMaximum))])?.int ?? 0
+            let count =
+                try db.scalar(
+                    "SELECT count(*) FROM (SELECT 1 FROM property s WHERE s.name = ? AND \(condition.sql) LIMIT ?)",
+                    [.text(filter.property)] + condition.arguments + [.integer(Int64(Self.drivenPlanMaximum))])?.int
+                ?? 0
             if count < Self.drivenPlanMaximum, count < best?.count ?? .max { best = (i, condition, count) }
         }
         guard let best else { return nil }
@@ -31,7 +35,9 @@ extension EntityStore {
         others.remove(at: best.index)
         let rest = try compileFilters(others, type: request.type, mode: .and, style: .lookup)
         let column = sortInfo.isNumeric ? "num" : "text"
-        if best.count >= 200, let walked = try boundedWalk(request, column: column, budget: Int(best.count) / 4, limit: limit) {
+        if best.count >= 200,
+            let walked = try boundedWalk(request, column: column, budget: Int(best.count) / 4, limit: limit)
+        {
             return walked
         }
         // The matches and their sort values, from the property table alone, in sort order.
@@ -39,7 +45,8 @@ extension EntityStore {
             SELECT s.entity, v.\(column) FROM property s LEFT JOIN property v ON v.entity = s.entity AND v.name = ? AND v.ord = 0
             WHERE s.name = ? AND \(best.condition.sql)
             """
-        var arguments: [SQLValue] = [.text(key.property), .text(request.filters[best.index].property)] + best.condition.arguments
+        var arguments: [SQLValue] =
+            [.text(key.property), .text(request.filters[best.index].property)] + best.condition.arguments
         if !rest.sql.isEmpty {
             sql += " AND " + rest.sql.replacingAll("e.rowid", "s.entity")
             arguments += rest.arguments
@@ -48,7 +55,8 @@ extension EntityStore {
         let matches = try db.prepare(sql).rows(arguments) { ($0.int(0), $0.value(1)) }
         // Then the entities, in that order, until the limit: those of another type or expired are skipped, and
         // entities with the same sort value come in id order.
-        let entity = try db.cached("SELECT type, id, record FROM entity WHERE rowid = ? AND type = ? AND expires_at > ?")
+        let entity = try db.cached(
+            "SELECT type, id, record FROM entity WHERE rowid = ? AND type = ? AND expires_at > ?")
         var results: [EntityResult] = []
         var start = 0
         while start < matches.count, results.count < limit {
@@ -72,16 +80,18 @@ extension EntityStore {
     ///
     /// With the matches spread over the sort order this reads about `limit × entities ÷ matches` rows; with them at
     /// the end it gives up after `budget` rows, a quarter of what reading the matches costs.
-    func boundedWalk(_ request: PropertyQueryRequest, column: String, budget: Int, limit: Int) throws -> [EntityResult]? {
+    func boundedWalk(_ request: PropertyQueryRequest, column: String, budget: Int, limit: Int) throws -> [EntityResult]?
+    {
         let key = request.sort[0]
         let direction = key.descending ? "DESC" : "ASC"
         let bound = try db.scalar(
             "SELECT \(column) FROM property WHERE name = ? AND \(column) IS NOT NULL AND ord = 0 ORDER BY \(column) \(direction) LIMIT 1 OFFSET ?",
             [.text(key.property), .integer(Int64(budget - 1))])
-        guard let bound else { return nil } // fewer rows than the budget: the matches are read instead
+        guard let bound else { return nil }  // fewer rows than the budget: the matches are read instead
         let filter = try compileFilters(request.filters, type: request.type, mode: .and, style: .lookup)
         // The index gives the order, so rows stream and the walk stops at the bound or once the limit is settled.
-        let statement = try db.prepare("""
+        let statement = try db.prepare(
+            """
             SELECT e.type, e.id, e.record, s.\(column) FROM property s CROSS JOIN entity e ON e.rowid = s.entity
             WHERE s.name = ? AND s.\(column) IS NOT NULL AND s.ord = 0 AND s.\(column) \(key.descending ? ">=" : "<=") ?
                 AND e.type = ? AND e.expires_at > ? AND \(filter.sql)
@@ -95,7 +105,9 @@ extension EntityStore {
             if rows.count >= limit, !Self.sameSortValue(value, rows[limit - 1].1) { break }
             rows.append((Self.readEntity(statement), value))
         }
-        guard rows.count >= limit, Self.sortsBefore(rows[limit - 1].1, bound, descending: key.descending) else { return nil }
+        guard rows.count >= limit, Self.sortsBefore(rows[limit - 1].1, bound, descending: key.descending) else {
+            return nil
+        }
         // Entities with the same sort value come in id order.
         var results: [EntityResult] = []
         var start = 0

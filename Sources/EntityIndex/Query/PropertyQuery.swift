@@ -38,8 +38,10 @@ public struct PropertyQueryRequest: Sendable {
     /// Where to continue: the `nextCursor` of the previous page.
     public var cursor: String?
 
-    public init(type: String, filters: [PropertyFilter], mode: Mode = .and, sort: [PropertySort] = [], limit: Int? = nil,
-                cursor: String? = nil) {
+    public init(
+        type: String, filters: [PropertyFilter], mode: Mode = .and, sort: [PropertySort] = [], limit: Int? = nil,
+        cursor: String? = nil
+    ) {
         self.type = type
         self.filters = filters
         self.mode = mode
@@ -82,7 +84,10 @@ extension EntityStore {
         var offset = 0
         if let cursor = request.cursor {
             guard let n = Int(cursor), n >= 0, String(n) == cursor else {
-                throw EntityIndexError(.invalidParams, "query: parameter \"cursor\" must be the nextCursor of a previous page, got \"\(cursor.prefix(40))\"")
+                throw EntityIndexError(
+                    .invalidParams,
+                    "query: parameter \"cursor\" must be the nextCursor of a previous page, got \"\(cursor.prefix(40))\""
+                )
             }
             offset = n
         }
@@ -94,9 +99,12 @@ extension EntityStore {
     }
 
     /// The `count` results from position `offset` of a property query.
-    private func query(_ request: PropertyQueryRequest, offset: Int, count limit: Int) throws(EntityIndexError) -> [EntityResult] {
+    private func query(_ request: PropertyQueryRequest, offset: Int, count limit: Int) throws(EntityIndexError)
+        -> [EntityResult]
+    {
         guard request.sort.count <= Self.maxSortKeys else {
-            throw EntityIndexError(.invalidParams, "sort: \(request.sort.count) sort keys; the most is \(Self.maxSortKeys)")
+            throw EntityIndexError(
+                .invalidParams, "sort: \(request.sort.count) sort keys; the most is \(Self.maxSortKeys)")
         }
         do {
             var order: [String] = []
@@ -105,11 +113,13 @@ extension EntityStore {
             for key in request.sort {
                 let info = try propertyInfo(type: request.type, name: key.property)
                 if let declared = info.declaration, !declared.sortable {
-                    throw EntityIndexError(.invalidParams, "property \"\(key.property)\" of type \(request.type) is declared not sortable")
+                    throw EntityIndexError(
+                        .invalidParams, "property \"\(key.property)\" of type \(request.type) is declared not sortable")
                 }
                 sortInfo.append(info)
                 let column = info.isNumeric ? "num" : "text"
-                let value = "(SELECT p.\(column) FROM property p WHERE p.entity = e.rowid AND p.name = ? ORDER BY p.ord LIMIT 1)"
+                let value =
+                    "(SELECT p.\(column) FROM property p WHERE p.entity = e.rowid AND p.name = ? ORDER BY p.ord LIMIT 1)"
                 order.append("\(value) IS NULL, \(value) \(key.descending ? "DESC" : "ASC")")
                 orderArguments += [.text(key.property), .text(key.property)]
             }
@@ -129,7 +139,9 @@ extension EntityStore {
                 var arguments: [SQLValue] = [.text(first.property), .text(request.type), .integer(now)]
                 // AND filters on the sort property (single-valued): a comparison also bounds the walk itself, so that
                 // it stops where the range ends instead of checking every other entity.
-                let sortFilters = request.mode == .and && !sortInfo[0].multi ? request.filters.filter { $0.property == first.property } : []
+                let sortFilters =
+                    request.mode == .and && !sortInfo[0].multi
+                    ? request.filters.filter { $0.property == first.property } : []
                 for bound in sortFilters where [.eq, .lt, .le, .gt, .ge, .between].contains(bound.op) {
                     let b = try compile(bound, info: sortInfo[0], style: .bound)
                     guard b.sql.hasPrefix("s.\(column) ") else { continue }
@@ -140,7 +152,9 @@ extension EntityStore {
                     sql += " AND " + filter.sql
                     arguments += filter.arguments
                 }
-                sql += " ORDER BY s.\(column) \(first.descending ? "DESC" : "ASC"), " + order.dropFirst().joined(separator: ", ")
+                sql +=
+                    " ORDER BY s.\(column) \(first.descending ? "DESC" : "ASC"), "
+                    + order.dropFirst().joined(separator: ", ")
                     + " LIMIT ? OFFSET ?"
                 arguments += Array(orderArguments.dropFirst(2)) + page
                 let results = try db.prepare(sql).rows(arguments, ResultBudget(limit: maxResultBytes).entity)
@@ -178,23 +192,34 @@ extension EntityStore {
         var kinds: Set<String>
         var multi: Bool
         var isNumeric: Bool {
-            if let kind = declaration?.kind { return kind == .number || kind == .integer || kind == .date || kind == .boolean }
+            if let kind = declaration?.kind {
+                return kind == .number || kind == .integer || kind == .date || kind == .boolean
+            }
             return !kinds.isEmpty && kinds.isSubset(of: ["number", "date", "boolean", "null"]) && kinds != ["null"]
         }
     }
 
     func propertyInfo(type: String?, name: String) throws -> PropertyInfo {
         var kinds = Set<String>(), multi = false
-        let sql = type == nil ? "SELECT kind, multi FROM property_kind WHERE name = ?"
+        let sql =
+            type == nil
+            ? "SELECT kind, multi FROM property_kind WHERE name = ?"
             : "SELECT kind, multi FROM property_kind WHERE name = ? AND type = ?"
-        for (kind, m) in try db.rows(sql, [.text(name)] + (type.map { [SQLValue.text($0)] } ?? []), { ($0.text(0), $0.int(1) != 0) }) {
+        for (kind, m) in try db.rows(
+            sql, [.text(name)] + (type.map { [SQLValue.text($0)] } ?? []), { ($0.text(0), $0.int(1) != 0) })
+        {
             kinds.insert(kind)
             multi = multi || m
         }
         let declaration = try type.flatMap { try declarations(for: $0)[name] }
         if kinds.isEmpty && declaration == nil {
-            let known = type == nil ? [] : try db.rows("SELECT DISTINCT name FROM property_kind WHERE type = ? ORDER BY name",
-                                                       [.text(type!)]) { $0.text(0) }
+            let known =
+                type == nil
+                ? []
+                : try db.rows(
+                    "SELECT DISTINCT name FROM property_kind WHERE type = ? ORDER BY name",
+                    [.text(type!)]
+                ) { $0.text(0) }
             let scope = type.map { "entities of type \($0)" } ?? "any entity"
             var message = "unknown property \"\(name)\": no \(scope) has it"
             if !known.isEmpty { message += " (known: \(known.joined(separator: ", ")))" }
@@ -210,14 +235,20 @@ extension EntityStore {
     enum FilterStyle { case collect, lookup, bound }
 
     /// Compiles filters into a condition on `e.rowid`.
-    func compileFilters(_ filters: [PropertyFilter], type: String?, mode: PropertyQueryRequest.Mode,
-                        style: FilterStyle = .lookup) throws -> SQLFragment {
+    func compileFilters(
+        _ filters: [PropertyFilter], type: String?, mode: PropertyQueryRequest.Mode,
+        style: FilterStyle = .lookup
+    ) throws -> SQLFragment {
         guard filters.count <= Self.maxFilters else {
             throw EntityIndexError(.invalidParams, "filters: \(filters.count) filters; the most is \(Self.maxFilters)")
         }
         for (i, filter) in filters.enumerated() {
-            for value in filter.value.array ?? [filter.value] where (value.string?.utf8.count ?? 0) > Self.maxFilterValueBytes {
-                throw EntityIndexError(.invalidParams, "filters[\(i)].value: a string of \(value.string!.utf8.count) bytes; the most is \(Self.maxFilterValueBytes)")
+            for value in filter.value.array ?? [filter.value]
+            where (value.string?.utf8.count ?? 0) > Self.maxFilterValueBytes {
+                throw EntityIndexError(
+                    .invalidParams,
+                    "filters[\(i)].value: a string of \(value.string!.utf8.count) bytes; the most is \(Self.maxFilterValueBytes)"
+                )
             }
         }
         var parts: [String] = []
@@ -227,8 +258,9 @@ extension EntityStore {
             parts.append("(" + f.sql + ")")
             arguments += f.arguments
         }
-        return SQLFragment(sql: parts.isEmpty ? "" : "(" + parts.joined(separator: mode == .and ? " AND " : " OR ") + ")",
-                           arguments: arguments)
+        return SQLFragment(
+            sql: parts.isEmpty ? "" : "(" + parts.joined(separator: mode == .and ? " AND " : " OR ") + ")",
+            arguments: arguments)
     }
 
     func compile(_ filter: PropertyFilter, info: PropertyInfo, style: FilterStyle) throws -> SQLFragment {
@@ -240,10 +272,14 @@ extension EntityStore {
         func operand(_ value: JSONValue) throws -> (column: String, value: SQLValue) {
             switch value {
             case .number(let n):
-                guard info.isNumeric || info.kinds.contains("number") else { throw invalid("the property holds text; compare it with a string") }
+                guard info.isNumeric || info.kinds.contains("number") else {
+                    throw invalid("the property holds text; compare it with a string")
+                }
                 return ("num", .real(n.double))
             case .bool(let b):
-                guard info.kinds.contains("boolean") || info.declaration?.kind == .boolean else { throw invalid("the property is not a boolean") }
+                guard info.kinds.contains("boolean") || info.declaration?.kind == .boolean else {
+                    throw invalid("the property is not a boolean")
+                }
                 return ("num", .real(b ? 1 : 0))
             case .string(let s):
                 if info.kinds.contains("date") || info.declaration?.kind == .date {
@@ -252,7 +288,9 @@ extension EntityStore {
                         throw invalid("\"\(s.prefix(40))\" is not an ISO-8601 date-time with a zone")
                     }
                 }
-                if info.isNumeric, info.declaration?.kind != .date { throw invalid("the property holds numbers; compare it with a number") }
+                if info.isNumeric, info.declaration?.kind != .date {
+                    throw invalid("the property holds numbers; compare it with a number")
+                }
                 return ("text", .text(Self.comparisonText(s)))
             default:
                 throw invalid("the value must be a string, number or boolean, got \(value.typeName)")
@@ -270,7 +308,9 @@ extension EntityStore {
             args.append(value)
             negate = filter.op == .ne
         case .between:
-            guard case .array(let bounds) = filter.value, bounds.count == 2 else { throw invalid("the value must be [low, high]") }
+            guard case .array(let bounds) = filter.value, bounds.count == 2 else {
+                throw invalid("the value must be [low, high]")
+            }
             let low = try operand(bounds[0]), high = try operand(bounds[1])
             condition = "p.\(low.column) BETWEEN ? AND ?"
             args += [low.value, high.value]
@@ -281,7 +321,9 @@ extension EntityStore {
                 condition = "p.\(column) = ?"
                 args.append(value)
             } else {
-                guard case .string(let s) = filter.value, !info.isNumeric else { throw invalid("contains applies to strings and arrays") }
+                guard case .string(let s) = filter.value, !info.isNumeric else {
+                    throw invalid("contains applies to strings and arrays")
+                }
                 condition = "instr(p.text, ?) > 0"
                 args.append(.text(Self.comparisonText(s)))
             }
@@ -309,7 +351,8 @@ extension EntityStore {
             return SQLFragment(sql: condition.replacingAll("p.", "s."), arguments: Array(args.dropFirst()))
         case (.lookup, true):
             return SQLFragment(
-                sql: "EXISTS (\(base) AND p.entity = e.rowid AND p.kind != 'null') AND NOT EXISTS (\(base) AND p.entity = e.rowid AND \(condition))",
+                sql:
+                    "EXISTS (\(base) AND p.entity = e.rowid AND p.kind != 'null') AND NOT EXISTS (\(base) AND p.entity = e.rowid AND \(condition))",
                 arguments: [.text(name)] + args)
         }
     }

@@ -51,7 +51,9 @@ struct Ranker {
         var exactness: Int
 
         static func < (a: Bucket, b: Bucket) -> Bool {
-            (a.exact, a.fragment, a.typos, a.attribute, a.exactness) < (b.exact, b.fragment, b.typos, b.attribute, b.exactness)
+            (a.exact, a.fragment, a.typos, a.attribute, a.exactness) < (
+                b.exact, b.fragment, b.typos, b.attribute, b.exactness
+            )
         }
     }
 
@@ -80,15 +82,16 @@ struct Ranker {
         }
 
         var explanation: JSONValue {
-            .object(JSONObject([
-                ("exactId", .bool(bucket.exact == 0)), ("insideCode", .bool(bucket.fragment == 1)),
-                ("typos", JSONValue(bucket.typos)),
-                ("attribute", JSONValue(bucket.attribute)),
-                ("bestField", .string(SearchDocument.columnNames[bestColumn])),
-                ("exactness", .string(Ranker.exactnessNames[bucket.exactness])),
-                ("rankingHint", JSONValue(rankingHint)), ("priority", JSONValue(Int(priority))),
-                ("score", .number(JSONNumber((score * 1000).rounded() / 1000))),
-            ]))
+            .object(
+                JSONObject([
+                    ("exactId", .bool(bucket.exact == 0)), ("insideCode", .bool(bucket.fragment == 1)),
+                    ("typos", JSONValue(bucket.typos)),
+                    ("attribute", JSONValue(bucket.attribute)),
+                    ("bestField", .string(SearchDocument.columnNames[bestColumn])),
+                    ("exactness", .string(Ranker.exactnessNames[bucket.exactness])),
+                    ("rankingHint", JSONValue(rankingHint)), ("priority", JSONValue(Int(priority))),
+                    ("score", .number(JSONNumber((score * 1000).rounded() / 1000))),
+                ]))
         }
     }
 
@@ -131,9 +134,10 @@ struct Ranker {
         let exactness = attribute == 0 ? titleExactness(c) : 4
         let titleMatched = query.terms.contains { $0.match(c.column(0)) != nil }
         let bestColumn = best == 0 ? (titleMatched ? 0 : 5) : Ranker.columnRank.firstIndex(of: best) ?? 4
-        return Ranked(rowid: c.rowid, docid: c.docid, key: key,
-                      bucket: Bucket(exact: exact, fragment: 0, typos: typos, attribute: attribute, exactness: exactness),
-                      bestColumn: bestColumn, rankingHint: c.rankingHint, priority: c.priority)
+        return Ranked(
+            rowid: c.rowid, docid: c.docid, key: key,
+            bucket: Bucket(exact: exact, fragment: 0, typos: typos, attribute: attribute, exactness: exactness),
+            bestColumn: bestColumn, rankingHint: c.rankingHint, priority: c.priority)
     }
 
     /// For a candidate whose every word matched the title or id: 0 the title is the query; 1 it starts with the
@@ -151,7 +155,9 @@ struct Ranker {
             if count < q.count {
                 let same = titlePlain.term(r, is: q[count], prefix: false)
                 head = head && same
-                typedHead = typedHead && (same || (prefix && count == q.count - 1 && titlePlain.term(r, is: q[count], prefix: true)))
+                typedHead =
+                    typedHead
+                    && (same || (prefix && count == q.count - 1 && titlePlain.term(r, is: q[count], prefix: true)))
             }
             count += 1
             return true

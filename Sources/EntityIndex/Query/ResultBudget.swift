@@ -18,7 +18,8 @@ final class ResultBudget {
         if bytes > limit {
             throw EntityIndexError(
                 .resourceExhausted,
-                "the result holds more than \(limit) bytes of records (\(limit >> 20) MiB, the most one request may return); ask for fewer entities (a smaller limit, a cursor, fewer ids)")
+                "the result holds more than \(limit) bytes of records (\(limit >> 20) MiB, the most one request may return); ask for fewer entities (a smaller limit, a cursor, fewer ids)"
+            )
         }
         return (try? JSONParser().parse(text))?.object ?? JSONObject()
     }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One word of a search, normalized, with how it may match.
@@ -42,7 +42,9 @@ struct QueryTerm: Sendable {
         case .plain(let t): bytes = [Array(t.utf8)]
         case .compound(let parts, let joined): bytes = [Array(joined.utf8)] + parts.map { Array($0.utf8) }
         case .cjk(let chars):
-            bytes = chars.count == 1 ? [Array(chars[0].utf8)] : (0..<(chars.count - 1)).map { Array((chars[$0] + chars[$0 + 1]).utf8) }
+            bytes =
+                chars.count == 1
+                ? [Array(chars[0].utf8)] : (0..<(chars.count - 1)).map { Array((chars[$0] + chars[$0 + 1]).utf8) }
         }
     }
 
@@ -100,7 +102,9 @@ struct QueryTerm: Sendable {
         }
     }
 
-    private func variantExpression(_ v: TypoVariant, prefix: Bool) -> String { quote(v.text) + (v.prefix && prefix ? "*" : "") }
+    private func variantExpression(_ v: TypoVariant, prefix: Bool) -> String {
+        quote(v.text) + (v.prefix && prefix ? "*" : "")
+    }
 
     /// A compound's phrases with typos stop at this many (the product of its parts' variants can be large).
     static let maxPhrases = 32
@@ -118,14 +122,17 @@ struct QueryTerm: Sendable {
             for (i, phrase) in phrases.enumerated() {
                 next.append(phrase + [part]); nextReplaced.append(replaced[i]); nextDistances.append(distances[i])
                 for v in variants where next.count < Self.maxPhrases * 4 {
-                    next.append(phrase + [v.text]); nextReplaced.append(replaced[i] + 1); nextDistances.append(distances[i] + v.distance)
+                    next.append(phrase + [v.text]); nextReplaced.append(replaced[i] + 1);
+                    nextDistances.append(distances[i] + v.distance)
                 }
             }
             (phrases, replaced, distances) = (next, nextReplaced, nextDistances)
         }
         let star = prefix ? "*" : ""
-        return phrases.indices.filter { replaced[$0] > 0 }.sorted { replaced[$0] < replaced[$1] }.prefix(Self.maxPhrases)
-            .map { (quote(phrases[$0].joined(separator: " ")) + star, distances[$0]) }
+        return phrases.indices.filter { replaced[$0] > 0 }.sorted { replaced[$0] < replaced[$1] }.prefix(
+            Self.maxPhrases
+        )
+        .map { (quote(phrases[$0].joined(separator: " ")) + star, distances[$0]) }
     }
 
     /// The typo distance of each phrase of `expression(wholeWords:maxTypos:)`, in the order FTS5 numbers them.
@@ -159,7 +166,8 @@ struct QueryTerm: Sendable {
                 return 0
             }
             var best: Int?
-            for v in plainVariants where v.distance < (best ?? Int.max) && terms.contains(v.bytes, prefix: v.prefix && prefix) {
+            for v in plainVariants
+            where v.distance < (best ?? Int.max) && terms.contains(v.bytes, prefix: v.prefix && prefix) {
                 best = v.distance
             }
             return best
@@ -178,7 +186,9 @@ struct QueryTerm: Sendable {
     private func typoPhraseMatch(_ terms: TermList, prefix: Bool) -> Int? {
         let parts = Array(bytes[1...])
         var ranges: [Range<Int>] = []
-        terms.forEachTerm { ranges.append($0); return true }
+        terms.forEachTerm {
+            ranges.append($0); return true
+        }
         guard ranges.count >= parts.count else { return nil }
         var best: Int?
         for start in 0...(ranges.count - parts.count) {
@@ -187,7 +197,10 @@ struct QueryTerm: Sendable {
                 let last = prefix && k == parts.count - 1
                 if terms.term(ranges[start + k], is: part, prefix: last) { continue }
                 let variants = k < partVariants.count ? partVariants[k] : []
-                guard let v = variants.filter({ terms.term(ranges[start + k], is: $0.bytes, prefix: last) }).map(\.distance).min()
+                guard
+                    let v = variants.filter({ terms.term(ranges[start + k], is: $0.bytes, prefix: last) }).map(
+                        \.distance
+                    ).min()
                 else { total = Int.max; break }
                 total += v
             }
@@ -223,7 +236,9 @@ struct TermList {
     /// How many terms the column has.
     var termCount: Int {
         var n = 0
-        forEachTerm { _ in n += 1; return true }
+        forEachTerm { _ in
+            n += 1; return true
+        }
         return n
     }
 
@@ -239,7 +254,8 @@ struct TermList {
     func contains(_ word: [UInt8], prefix: Bool, withoutDigits: Bool = false) -> Bool {
         var found = false
         forEachTerm { r in
-            found = term(r, is: word, prefix: prefix)
+            found =
+                term(r, is: word, prefix: prefix)
                 && !(withoutDigits && bytes[r].contains { $0 >= 0x30 && $0 <= 0x39 })
             return !found
         }
@@ -250,7 +266,9 @@ struct TermList {
     func containsPhrase(_ words: ArraySlice<[UInt8]>, lastIsPrefix: Bool) -> Bool {
         guard let first = words.first else { return false }
         var ranges: [Range<Int>] = []
-        forEachTerm { ranges.append($0); return true }
+        forEachTerm {
+            ranges.append($0); return true
+        }
         let n = words.count
         guard ranges.count >= n else { return false }
         for start in 0...(ranges.count - n) where term(ranges[start], is: first, prefix: lastIsPrefix && n == 1) {
@@ -302,10 +320,12 @@ struct SearchQuery: Sendable {
                 // `a` for matches that are rarely meant.
                 let parts = TextAnalyzer.letterDigitParts(t)
                 let split = parts.count > 1 && parts.allSatisfy { $0.count >= 2 }
-                terms.append(QueryTerm(kind: split ? .compound(parts: parts, joined: t.text) : .plain(t.text), prefix: false))
+                terms.append(
+                    QueryTerm(kind: split ? .compound(parts: parts, joined: t.text) : .plain(t.text), prefix: false))
             case .compound(let parts):
                 let texts = parts.map(\.text)
-                terms.append(QueryTerm(kind: .compound(parts: texts, joined: texts.joined()), prefix: false, typoInParts: true))
+                terms.append(
+                    QueryTerm(kind: .compound(parts: texts, joined: texts.joined()), prefix: false, typoInParts: true))
             case .cjk(let chars): terms.append(QueryTerm(kind: .cjk(chars.map(\.text)), prefix: false))
             }
         }

@@ -34,9 +34,11 @@ struct TopK {
 
     /// Reads the exact ids, then the buckets of matches without typos.
     mutating func run() throws {
-        let exactIDs = try db.rows("""
+        let exactIDs = try db.rows(
+            """
             SELECT d.doc FROM entity e JOIN search_doc d ON d.rowid = e.rowid WHERE e.id_key = ? AND \(conditions.sql)
-            """, [.text(query.idKey)] + conditions.arguments) { $0.int(0) }
+            """, [.text(query.idKey)] + conditions.arguments
+        ) { $0.int(0) }
         let ranker = Ranker(query: query)
         for docid in exactIDs where !acceptedDocids.contains(docid) {
             if let ranked = try read(docid, ranker.features) { accept(ranked) }
@@ -55,8 +57,9 @@ struct TopK {
     mutating func runFragments() throws {
         guard query.terms.count == 1, query.searchesCodes else { return }
         let ranker = Ranker(query: query)
-        try stream("SELECT rowid FROM search_code WHERE search_code MATCH ? ORDER BY rowid DESC",
-                   [.text("\"" + query.idKey.replacingAll("\"", "\"\"") + "\"")], rank: ranker.fragmentFeatures)
+        try stream(
+            "SELECT rowid FROM search_code WHERE search_code MATCH ? ORDER BY rowid DESC",
+            [.text("\"" + query.idKey.replacingAll("\"", "\"\"") + "\"")], rank: ranker.fragmentFeatures)
     }
 
     // MARK: - Buckets
@@ -65,7 +68,8 @@ struct TopK {
         let terms = query.terms
         let m = terms.count
         func match(_ columns: String?, wholeWords: Bool = false) -> String {
-            let expression = terms.map { $0.expression(wholeWords: wholeWords, maxTypos: typos) }.joined(separator: " AND ")
+            let expression = terms.map { $0.expression(wholeWords: wholeWords, maxTypos: typos) }.joined(
+                separator: " AND ")
             return columns.map { "{\($0)} : (\(expression))" } ?? expression
         }
         let fts = "SELECT rowid FROM search WHERE search MATCH ? ORDER BY rowid DESC"
@@ -76,7 +80,8 @@ struct TopK {
         // Every word in the title or id: equal, starting and whole-word titles have the query's own words, so they
         // have no typos.
         if typos == 0, !titleKey.isEmpty {
-            try readBucket(bucket(0, 0), "SELECT doc FROM search_doc WHERE title_plain = ? ORDER BY doc DESC", [.text(titleKey)])
+            try readBucket(
+                bucket(0, 0), "SELECT doc FROM search_doc WHERE title_plain = ? ORDER BY doc DESC", [.text(titleKey)])
             try readBucket(bucket(0, 1), fts, [.text(titleStart(typing: false) + match("title", wholeWords: true))])
         }
         try readBucket(bucket(0, 2), fts, [.text(match("title", wholeWords: true))])
@@ -89,7 +94,9 @@ struct TopK {
         guard m == 1 else { return try readByAttribute(typos: typos, nameKey: nameKey) }
         for attribute in 1...4 where !isDone {
             if let nameKey {
-                try readBucket(bucket(attribute, 0), "SELECT doc FROM name_key WHERE hash = ? ORDER BY doc DESC", [.integer(nameKey)])
+                try readBucket(
+                    bucket(attribute, 0), "SELECT doc FROM name_key WHERE hash = ? ORDER BY doc DESC",
+                    [.integer(nameKey)])
             }
             // The word's best field: only its columns.
             try readBucket(bucket(attribute, 4), fts, [.text(match(Ranker.columnsOfRank[attribute]))])
@@ -110,7 +117,8 @@ struct TopK {
         }
         let expression = query.terms.map { $0.expression(maxTypos: typos) }.joined(separator: " AND ")
         var byAttribute: [Int: [Int64]] = [:]
-        let pass = try db.cached("SELECT rowid, eidx_rank(search, ?) FROM search WHERE search MATCH ? ORDER BY rowid DESC")
+        let pass = try db.cached(
+            "SELECT rowid, eidx_rank(search, ?) FROM search WHERE search MATCH ? ORDER BY rowid DESC")
         defer { pass.reset() }
         try pass.bind([.text(String(decoding: map.map { $0 + 0x30 }, as: UTF8.self)), .text(expression)])
         while try pass.step() {
@@ -118,14 +126,16 @@ struct TopK {
             if code >> 16 == typos, attribute > 0 { byAttribute[attribute, default: []].append(pass.int(0)) }
         }
         pass.reset()
-        let equalNames = try nameKey.map { key in
-            Set(try db.rows("SELECT doc FROM name_key WHERE hash = ?", [.integer(key)]) { $0.int(0) })
-        } ?? []
+        let equalNames =
+            try nameKey.map { key in
+                Set(try db.rows("SELECT doc FROM name_key WHERE hash = ?", [.integer(key)]) { $0.int(0) })
+            } ?? []
         let ranker = Ranker(query: query)
         for attribute in byAttribute.keys.sorted() {
             let members = byAttribute[attribute]!
             for (exactness, docids) in [(0, members.filter(equalNames.contains)), (4, members)] {
-                let bucket = Ranker.Bucket(exact: 1, fragment: 0, typos: typos, attribute: attribute, exactness: exactness)
+                let bucket = Ranker.Bucket(
+                    exact: 1, fragment: 0, typos: typos, attribute: attribute, exactness: exactness)
                 for docid in docids where !acceptedDocids.contains(docid) {
                     if let ranked = try read(docid, ranker.features), ranked.bucket == bucket {
                         accept(ranked)
@@ -160,8 +170,10 @@ struct TopK {
 
     /// Steps through the document ids that `sql` returns and accepts those that `accepting` says belong to the
     /// bucket being read.
-    private mutating func stream(_ sql: String, _ arguments: [SQLValue], rank: (CandidateRow) -> Ranker.Ranked,
-                                 accepting: (Ranker.Ranked) -> Bool = { _ in true }) throws {
+    private mutating func stream(
+        _ sql: String, _ arguments: [SQLValue], rank: (CandidateRow) -> Ranker.Ranked,
+        accepting: (Ranker.Ranked) -> Bool = { _ in true }
+    ) throws {
         guard !isDone else { return }
         let ids = try db.cached(sql)
         defer { ids.reset() }
@@ -184,7 +196,8 @@ struct TopK {
     /// The tiers of one document, read once per search; nil when it fails the conditions.
     private mutating func read(_ docid: Int64, _ rank: (CandidateRow) -> Ranker.Ranked) throws -> Ranker.Ranked? {
         if let cached = known[docid] { return cached }
-        let row = try db.cached("""
+        let row = try db.cached(
+            """
             SELECT e.rowid, e.type, e.id, e.id_key, e.ranking_hint, e.priority, d.doc, d.title_plain, d.title, d.names,
             d.subtitle, d.description, d.props, d.ident FROM search_doc d JOIN entity e ON e.rowid = d.rowid
             WHERE d.doc = ? AND \(conditions.sql)
@@ -193,7 +206,9 @@ struct TopK {
         try row.bind([.integer(docid)] + conditions.arguments)
         var ranked = try row.step() ? rank(CandidateRow(statement: row)) : nil
         row.reset()
-        if var r = ranked, r.bucket.attribute != 0, r.bucket.exactness == 4, r.bucket.fragment == 0, try namesEqualQuery(r) {
+        if var r = ranked, r.bucket.attribute != 0, r.bucket.exactness == 4, r.bucket.fragment == 0,
+            try namesEqualQuery(r)
+        {
             r.bucket.exactness = 0
             ranked = r
         }
@@ -206,10 +221,15 @@ struct TopK {
     private func namesEqualQuery(_ ranked: Ranker.Ranked) throws -> Bool {
         let titleKey = query.tokens.joined(separator: " ")
         guard let key = DocumentRank.nameKey(titleKey),
-            try db.scalar("SELECT 1 FROM name_key WHERE hash = ? AND doc = ?", [.integer(key), .integer(ranked.docid)]) != nil,
-            let record = try db.rows("SELECT record FROM entity WHERE rowid = ?", [.integer(ranked.rowid)], { $0.record(0) }).first
+            try db.scalar("SELECT 1 FROM name_key WHERE hash = ? AND doc = ?", [.integer(key), .integer(ranked.docid)])
+                != nil,
+            let record = try db.rows(
+                "SELECT record FROM entity WHERE rowid = ?", [.integer(ranked.rowid)], { $0.record(0) }
+            ).first
         else { return false }
         let names = (record["synonyms"]?.array ?? []) + (record["keywords"]?.array ?? [])
-        return names.contains { $0.string.map { TextAnalyzer.tokens($0).map(\.text).joined(separator: " ") } == titleKey }
+        return names.contains {
+            $0.string.map { TextAnalyzer.tokens($0).map(\.text).joined(separator: " ") } == titleKey
+        }
     }
 }

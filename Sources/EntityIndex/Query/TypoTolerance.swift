@@ -68,7 +68,11 @@ enum TypoTolerance {
         return walk.found
             .filter { $0.key != word }
             .map { TypoVariant($0.key, distance: $0.value, prefix: prefix) }
-            .sorted { ($0.distance, $0.text.unicodeScalars.count, $0.text) < ($1.distance, $1.text.unicodeScalars.count, $1.text) }
+            .sorted {
+                ($0.distance, $0.text.unicodeScalars.count, $0.text) < (
+                    $1.distance, $1.text.unicodeScalars.count, $1.text
+                )
+            }
             .prefix(maxVariants).map { $0 }
     }
 
@@ -151,7 +155,9 @@ enum TypoTolerance {
             let low = first < 0x80 ? 0x61 : first & ~0x7F, high = first < 0x80 ? 0x7B : (first | 0x7F) + 1
             guard let start = Unicode.Scalar(low) else { return }
             var cursor = try vocabulary.seek(String(Character(start)))
-            while let t = cursor, let c = t.unicodeScalars.first, c.value < high, vocabulary.seeks < TypoTolerance.maxSeeks {
+            while let t = cursor, let c = t.unicodeScalars.first, c.value < high,
+                vocabulary.seeks < TypoTolerance.maxSeeks
+            {
                 let row = step(prev2: nil, prev: root, previous: nil, c, at: 1)
                 let p = String(Character(c))
                 if row.min()! <= budget { try visit(p, prev2: root, row, last: c, depth: 1) }
@@ -164,8 +170,10 @@ enum TypoTolerance {
             Self.step(query, prev2: prev2, prev: prev, previous: previous, c, at: j)
         }
 
-        static func step(_ query: [Unicode.Scalar], prev2: [Int]?, prev: [Int], previous: Unicode.Scalar?, _ c: Unicode.Scalar,
-                         at j: Int) -> [Int] {
+        static func step(
+            _ query: [Unicode.Scalar], prev2: [Int]?, prev: [Int], previous: Unicode.Scalar?, _ c: Unicode.Scalar,
+            at j: Int
+        ) -> [Int] {
             let n = query.count
             var row = [Int](repeating: 0, count: n + 1)
             row[0] = prev[0] + Self.cost(j - 1)
@@ -226,8 +234,10 @@ enum TypoTolerance {
                 // A swap begun at the last letter of `p` (its row is not spent yet in the parent's row): the next
                 // letter is the query's letter before, then the rest exactly.
                 if depth >= 1 {
-                    for i in 1..<n where query[i] == last && prev2[i - 1] + max(Self.cost(i - 1), Self.cost(depth - 1)) <= budget {
-                        candidates.append(p + String(Character(query[i - 1])) + String(String.UnicodeScalarView(query[(i + 1)...])))
+                    for i in 1..<n
+                    where query[i] == last && prev2[i - 1] + max(Self.cost(i - 1), Self.cost(depth - 1)) <= budget {
+                        candidates.append(
+                            p + String(Character(query[i - 1])) + String(String.UnicodeScalarView(query[(i + 1)...])))
                     }
                 }
                 for candidate in Set(candidates) {
@@ -271,7 +281,8 @@ enum TypoTolerance {
         for i in 1...n { previous[i] = previous[i - 1] + Walk.cost(i - 1) }
         var last: Unicode.Scalar?
         for j in 1...m {
-            let row = Walk.step(a, prev2: previous2.isEmpty ? nil : previous2, prev: previous, previous: last, b[j - 1], at: j)
+            let row = Walk.step(
+                a, prev2: previous2.isEmpty ? nil : previous2, prev: previous, previous: last, b[j - 1], at: j)
             previous2 = previous
             previous = row
             last = b[j - 1]

@@ -11,7 +11,9 @@ public struct SpotlightRequest: Sendable {
 
     public static let defaultLimit = 100
 
-    public init(query: String, type: String? = nil, limit: Int = SpotlightRequest.defaultLimit, fetchAttributes: [String]? = nil) {
+    public init(
+        query: String, type: String? = nil, limit: Int = SpotlightRequest.defaultLimit, fetchAttributes: [String]? = nil
+    ) {
         self.query = query
         self.type = type
         self.limit = limit
@@ -34,7 +36,8 @@ extension EntityStore {
             try defineSpotlightMatch()
             return try db.read {
                 let query = try spotlightSQL(request)
-                let results = try db.prepare(query.sql).rows(query.arguments, ResultBudget(limit: maxResultBytes).entity)
+                let results = try db.prepare(query.sql).rows(
+                    query.arguments, ResultBudget(limit: maxResultBytes).entity)
                 guard let fetch = request.fetchAttributes else { return results }
                 return results.map { Self.project($0, fetch) }
             }
@@ -62,7 +65,8 @@ extension EntityStore {
         var conditions: [SQLFragment] = []
         if let (driver, rest) = try translator.split(expression) {
             // Matches in the order of the driving index; DISTINCT: an array property can match more than once.
-            sql = "SELECT DISTINCT e.type, e.id, e.record FROM (\(driver.sql)) d CROSS JOIN entity e ON e.rowid = d.entity WHERE e.expires_at > ?"
+            sql =
+                "SELECT DISTINCT e.type, e.id, e.record FROM (\(driver.sql)) d CROSS JOIN entity e ON e.rowid = d.entity WHERE e.expires_at > ?"
             arguments = driver.arguments + [.integer(now)]
             if let rest { conditions.append(rest) }
         } else {

@@ -13,8 +13,10 @@ public struct UserQueryRequest: Sendable {
     public static let defaultMaxSuggestions = 5
     public static let maxSuggestionsLimit = 100
 
-    public init(query: String, maxItems: Int = UserQueryRequest.defaultMaxItems,
-                maxSuggestions: Int = UserQueryRequest.defaultMaxSuggestions) {
+    public init(
+        query: String, maxItems: Int = UserQueryRequest.defaultMaxItems,
+        maxSuggestions: Int = UserQueryRequest.defaultMaxSuggestions
+    ) {
         self.query = query
         self.maxItems = maxItems
         self.maxSuggestions = maxSuggestions
@@ -54,7 +56,9 @@ extension EntityStore {
         guard request.maxSuggestions > 0, !typed.isEmpty else { return UserQueryResult(items: items, suggestions: []) }
         do {
             let key = SpotlightFold.key(String(typed))
-            let suggestions: [UserQuerySuggestion] = try db.read { try self.suggestions(key: key, limit: request.maxSuggestions) }
+            let suggestions: [UserQuerySuggestion] = try db.read {
+                try self.suggestions(key: key, limit: request.maxSuggestions)
+            }
             return UserQueryResult(items: items, suggestions: suggestions)
         } catch let error as EntityIndexError {
             throw error
@@ -74,13 +78,15 @@ extension EntityStore {
         let attributes = Self.suggestionAttributes.map { _ in "?" }.joined(separator: ", ")
         let names = Self.suggestionAttributes.map { SQLValue.text($0) }
         func read(_ condition: String, _ arguments: [SQLValue]) throws -> [(String, String, Int)] {
-            try db.rows("""
+            try db.rows(
+                """
                 SELECT min(c.value), c.fold, count(*) FROM (
                     SELECT t.value, t.fold FROM spotlight_text t JOIN entity e ON e.rowid = t.entity
                     WHERE t.attr IN (\(attributes)) AND \(condition) AND e.hidden = 0 AND e.expires_at > ?
                     LIMIT \(Self.suggestionCandidates)) c
                 GROUP BY c.fold
-                """, names + arguments + [.integer(now)]) { ($0.text(0), $0.text(1), Int($0.int(2))) }
+                """, names + arguments + [.integer(now)]
+            ) { ($0.text(0), $0.text(1), Int($0.int(2))) }
         }
         var byFold: [String: Candidate] = [:]
         for (value, fold, count) in try read("t.fold >= ? AND t.fold < ?", [.text(key), .text(key.prefixUpperBound)]) {
@@ -112,7 +118,8 @@ extension EntityStore {
             if wordStart {
                 guard start > 0 else { continue }
                 let before = characters[start - 1], here = characters[start]
-                let boundary = !before.unicodeScalars.allSatisfy(SpotlightMatcher.isWordScalar)
+                let boundary =
+                    !before.unicodeScalars.allSatisfy(SpotlightMatcher.isWordScalar)
                     || (before.isLowercase && here.isUppercase)
                 guard boundary else { continue }
             } else if start > 0 {

@@ -7,7 +7,9 @@ enum SpotlightFold {
         var value = value
         return value.withUTF8 { utf8 -> String in
             if !utf8.contains(where: { $0 >= 0x80 }) {
-                guard foldCase, utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) else { return String(decoding: utf8, as: UTF8.self) }
+                guard foldCase, utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) else {
+                    return String(decoding: utf8, as: UTF8.self)
+                }
                 return String(decoding: utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
             }
             let flags = Int32(foldCase ? EIDX_FOLD_CASE : 0) | Int32(foldMarks ? EIDX_FOLD_MARKS : 0)
@@ -18,7 +20,9 @@ enum SpotlightFold {
                 let rc = utf8.withMemoryRebound(to: CChar.self) { input in
                     eidx_fold(input.baseAddress, Int32(input.count), flags, &out, Int32(capacity), &length)
                 }
-                if rc == 0 { return String(decoding: out.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self) }
+                if rc == 0 {
+                    return String(decoding: out.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                }
                 if rc == -2 && Int(length) >= capacity { capacity = Int(length) + 1; continue }
                 return String(decoding: utf8, as: UTF8.self)
             }
@@ -52,10 +56,14 @@ struct SpotlightMatcher {
         if modifiers.contains(.tokenized) {
             words = Self.tokenGlobs(pattern)
         } else if modifiers.contains(.words) {
-            words = Self.wordGlobs(pattern).map { $0.map { part in
-                if case .literal(let bytes) = part { return .literal(Array(fold(String(decoding: bytes, as: UTF8.self)).utf8)) }
-                return part
-            } }
+            words = Self.wordGlobs(pattern).map {
+                $0.map { part in
+                    if case .literal(let bytes) = part {
+                        return .literal(Array(fold(String(decoding: bytes, as: UTF8.self)).utf8))
+                    }
+                    return part
+                }
+            }
         } else {
             whole = pattern.parts.map { part in
                 if case .literal(let s) = part { return .literal(Array(fold(s).utf8)) }
@@ -65,7 +73,8 @@ struct SpotlightMatcher {
     }
 
     func fold(_ s: String) -> String {
-        SpotlightFold.fold(s, case: modifiers.contains(.caseInsensitive), marks: modifiers.contains(.diacriticInsensitive))
+        SpotlightFold.fold(
+            s, case: modifiers.contains(.caseInsensitive), marks: modifiers.contains(.diacriticInsensitive))
     }
 
     func matches(_ value: String) -> Bool {
@@ -95,7 +104,8 @@ struct SpotlightMatcher {
     /// Whether consecutive items of `items` match the globs one by one.
     static func sequence(_ globs: [Glob], in items: [[UInt8]]) -> Bool {
         guard !globs.isEmpty, items.count >= globs.count else { return false }
-        for start in 0...(items.count - globs.count) where globs.indices.allSatisfy({ glob(globs[$0], items[start + $0]) }) {
+        for start in 0...(items.count - globs.count)
+        where globs.indices.allSatisfy({ glob(globs[$0], items[start + $0]) }) {
             return true
         }
         return false
@@ -104,7 +114,9 @@ struct SpotlightMatcher {
     /// Whole-text match of a pattern whose only wildcard is `*`: the first literal anchors the start, the last the
     /// end, and the ones between are found leftmost in order (which is enough when `*` is the only wildcard).
     static func glob(_ parts: Glob, _ text: [UInt8]) -> Bool {
-        var literals = parts.compactMap { part -> [UInt8]? in if case .literal(let l) = part { return l }; return nil }
+        var literals = parts.compactMap { part -> [UInt8]? in
+            if case .literal(let l) = part { return l }; return nil
+        }
         let leading = parts.first == .wildcard, trailing = parts.last == .wildcard
         if literals.count == parts.count { return literals.first ?? [] == text }
         var position = 0, limit = text.count
@@ -114,7 +126,9 @@ struct SpotlightMatcher {
             position = first.count
         }
         if !trailing, let last = literals.popLast() {
-            guard limit - last.count >= position, text[(limit - last.count)...].elementsEqual(last) else { return false }
+            guard limit - last.count >= position, text[(limit - last.count)...].elementsEqual(last) else {
+                return false
+            }
             limit -= last.count
         }
         for literal in literals {
@@ -127,7 +141,8 @@ struct SpotlightMatcher {
     static func find(_ needle: [UInt8], in text: [UInt8], from: Int, to: Int) -> Int? {
         guard !needle.isEmpty else { return from }
         guard to - from >= needle.count else { return nil }
-        for i in from...(to - needle.count) where text[i] == needle[0] && text[i..<(i + needle.count)].elementsEqual(needle) {
+        for i in from...(to - needle.count)
+        where text[i] == needle[0] && text[i..<(i + needle.count)].elementsEqual(needle) {
             return i
         }
         return nil
@@ -200,11 +215,15 @@ struct SpotlightMatcher {
         var literal = String.UnicodeScalarView()
         var previous: Unicode.Scalar?
         func flushLiteral() {
-            if !literal.isEmpty { current.append(.literal(Array(String(literal).utf8))); literal = String.UnicodeScalarView() }
+            if !literal.isEmpty {
+                current.append(.literal(Array(String(literal).utf8))); literal = String.UnicodeScalarView()
+            }
         }
         func flushWord() {
             flushLiteral()
-            if current.contains(where: { if case .literal = $0 { return true }; return false }) || current == [.wildcard] {
+            if current.contains(where: {
+                if case .literal = $0 { return true }; return false
+            }) || current == [.wildcard] {
                 globs.append(current)
             }
             current = []

@@ -13,8 +13,9 @@ public enum SpotlightParser {
     public static func parse(_ text: String) throws(SpotlightSyntaxError) -> SpotlightExpression {
         var parser = Parser(Array(text.unicodeScalars))
         if parser.s.count > maxLength {
-            throw SpotlightSyntaxError(position: maxLength + 1,
-                                       problem: "the query is \(parser.s.count) characters long; the maximum is \(maxLength)")
+            throw SpotlightSyntaxError(
+                position: maxLength + 1,
+                problem: "the query is \(parser.s.count) characters long; the maximum is \(maxLength)")
         }
         let expression = try parser.parseOr()
         parser.skipSpace()
@@ -78,7 +79,9 @@ struct Parser {
         let start = i
         guard let c = peek() else { throw fail("expected an attribute name, ( or InRange, found the end of the query") }
         if c == "(" {
-            guard depth < SpotlightParser.maxDepth else { throw fail("parentheses nest deeper than \(SpotlightParser.maxDepth) levels") }
+            guard depth < SpotlightParser.maxDepth else {
+                throw fail("parentheses nest deeper than \(SpotlightParser.maxDepth) levels")
+            }
             i += 1
             depth += 1
             let inner = try parseOr()
@@ -111,7 +114,8 @@ struct Parser {
     /// An attribute name: ASCII letters, digits and `_`, not starting with a digit (`kMDItemTitle`, `_kMDItemSnippet`).
     mutating func readName() -> String? {
         let start = i
-        while let c = peek(), c.isASCII, c.properties.isAlphabetic || c == "_" || (i > start && ("0"..."9").contains(c)) { i += 1 }
+        while let c = peek(), c.isASCII, c.properties.isAlphabetic || c == "_" || (i > start && ("0"..."9").contains(c))
+        { i += 1 }
         return i > start ? String(String.UnicodeScalarView(s[start..<i])) : nil
     }
 
@@ -119,14 +123,23 @@ struct Parser {
         skipSpace()
         let opStart = i
         let op: SpotlightPredicate.Op
-        if take("==") { op = .equal }
-        else if take("!=") { op = .notEqual }
-        else if take("<=") { op = .lessOrEqual }
-        else if take(">=") { op = .greaterOrEqual }
-        else if take("=") { op = .equal }
-        else if take("<") { op = .less }
-        else if take(">") { op = .greater }
-        else { throw fail("expected a comparison (==, !=, <, >, <=, >=) after \(name), found \(found)") }
+        if take("==") {
+            op = .equal
+        } else if take("!=") {
+            op = .notEqual
+        } else if take("<=") {
+            op = .lessOrEqual
+        } else if take(">=") {
+            op = .greaterOrEqual
+        } else if take("=") {
+            op = .equal
+        } else if take("<") {
+            op = .less
+        } else if take(">") {
+            op = .greater
+        } else {
+            throw fail("expected a comparison (==, !=, <, >, <=, >=) after \(name), found \(found)")
+        }
         let written = String(String.UnicodeScalarView(s[opStart..<i]))
         var modifiers: SpotlightModifiers = []
         if peek() == "[" {
@@ -149,11 +162,12 @@ struct Parser {
         } else if !modifiers.isEmpty {
             throw fail("modifiers apply to quoted strings only", at: valueStart)
         }
-        return SpotlightPredicate(attribute: name, op: op, value: value, high: nil, modifiers: modifiers, position: start + 1)
+        return SpotlightPredicate(
+            attribute: name, op: op, value: value, high: nil, modifiers: modifiers, position: start + 1)
     }
 
     mutating func parseInRange(start: Int) throws(SpotlightSyntaxError) -> SpotlightPredicate {
-        i += 1 // (
+        i += 1  // (
         skipSpace()
         guard let name = readName() else { throw fail("expected an attribute name after InRange(, found \(found)") }
         skipSpace()
@@ -166,26 +180,35 @@ struct Parser {
         let high = try parseValue(after: "the lower bound of InRange", ordered: true)
         skipSpace()
         guard take(")") else { throw fail("expected ) to close InRange( at character \(start + 1), found \(found)") }
-        return SpotlightPredicate(attribute: name, op: .inRange, value: low, high: high, modifiers: [], position: start + 1)
+        return SpotlightPredicate(
+            attribute: name, op: .inRange, value: low, high: high, modifiers: [], position: start + 1)
     }
 
     /// A quoted string, a number or a `$time` expression. `ordered`: after `<`, `>`, `<=`, `>=` or in `InRange`,
     /// where only numbers and dates make sense.
     mutating func parseValue(after what: String, ordered: Bool) throws(SpotlightSyntaxError) -> SpotlightValue {
         guard let c = peek() else {
-            throw fail(ordered ? "expected a number or $time after \(what)" : "expected a quoted string, a number or $time after \(what)")
+            throw fail(
+                ordered
+                    ? "expected a number or $time after \(what)"
+                    : "expected a quoted string, a number or $time after \(what)")
         }
         if c == "\"" || c == "'" {
-            if ordered { throw fail("expected a number or $time after \(what): only numbers and dates are ordered, not strings") }
+            if ordered {
+                throw fail("expected a number or $time after \(what): only numbers and dates are ordered, not strings")
+            }
             return .string(try parseString())
         }
         if c == "$" { return .time(try parseTime()) }
         if c == "-" || c == "+" || c == "." || ("0"..."9").contains(c) { return .number(try parseNumber(after: what)) }
         if c == "\u{201C}" || c == "\u{201D}" || c == "\u{2018}" || c == "\u{2019}" {
-            throw fail("expected a quoted string after \(what), found the typographic quote \(found); quote with \" or '")
+            throw fail(
+                "expected a quoted string after \(what), found the typographic quote \(found); quote with \" or '")
         }
-        throw fail(ordered ? "expected a number or $time after \(what), found \(found)"
-                           : "expected a quoted string, a number or $time after \(what), found \(found)")
+        throw fail(
+            ordered
+                ? "expected a number or $time after \(what), found \(found)"
+                : "expected a quoted string, a number or $time after \(what), found \(found)")
     }
 
     /// A string in single or double quotes; `\` takes the next character literally (`\*` is a literal star).
@@ -203,7 +226,8 @@ struct Parser {
             if c == quote { break }
             if c == "\\" {
                 guard let next = peek() else {
-                    throw fail("unterminated string: expected the closing \(quote) of the string at character \(open + 1)")
+                    throw fail(
+                        "unterminated string: expected the closing \(quote) of the string at character \(open + 1)")
                 }
                 literal.append(next)
                 i += 1

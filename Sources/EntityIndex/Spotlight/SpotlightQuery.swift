@@ -67,7 +67,8 @@ public struct SpotlightPattern: Sendable, Equatable, CustomStringConvertible {
         parts.map { part in
             switch part {
             case .wildcard: return "*"
-            case .literal(let s): return s.replacingAll("\\", "\\\\").replacingAll("*", "\\*").replacingAll("\"", "\\\"")
+            case .literal(let s):
+                return s.replacingAll("\\", "\\\\").replacingAll("*", "\\*").replacingAll("\"", "\\\"")
             }
         }.joined()
     }

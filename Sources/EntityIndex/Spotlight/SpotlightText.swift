@@ -23,8 +23,12 @@ struct SpotlightTextRow: Sendable, Equatable {
         var rows = [SpotlightTextRow(attr: "title", ord: 0, value: record.title)]
         if let s = record.subtitle { rows.append(SpotlightTextRow(attr: "subtitle", ord: 0, value: s)) }
         if let s = record.description { rows.append(SpotlightTextRow(attr: "description", ord: 0, value: s)) }
-        for (ord, k) in record.keywords.enumerated() { rows.append(SpotlightTextRow(attr: "keywords", ord: ord, value: k)) }
-        for (ord, k) in record.synonyms.enumerated() { rows.append(SpotlightTextRow(attr: "synonyms", ord: ord, value: k)) }
+        for (ord, k) in record.keywords.enumerated() {
+            rows.append(SpotlightTextRow(attr: "keywords", ord: ord, value: k))
+        }
+        for (ord, k) in record.synonyms.enumerated() {
+            rows.append(SpotlightTextRow(attr: "synonyms", ord: ord, value: k))
+        }
         for (name, value) in record.properties {
             let key = SpotlightAttribute.propertyKey(name)
             switch value {
@@ -49,7 +53,9 @@ extension EntityStore {
         if replacing { try db.run("DELETE FROM spotlight_text WHERE entity = ?", [.integer(rowid)]) }
         let insert = try db.cached("INSERT INTO spotlight_text(entity, attr, ord, value, fold) VALUES (?, ?, ?, ?, ?)")
         for row in rows {
-            try insert.bind([.integer(rowid), .text(row.attr), .integer(Int64(row.ord)), .text(row.value), .text(row.fold)])
+            try insert.bind([
+                .integer(rowid), .text(row.attr), .integer(Int64(row.ord)), .text(row.value), .text(row.fold),
+            ])
             while try insert.step() {}
         }
     }
@@ -64,7 +70,9 @@ extension EntityStore {
             try db.run("DELETE FROM spotlight_text")
             let rows = try db.rows("SELECT rowid, record FROM entity") { ($0.int(0), $0.record(1)) }
             for (rowid, object) in rows {
-                guard case .success(let record) = RecordValidator.validate(.object(object), position: 0) else { continue }
+                guard case .success(let record) = RecordValidator.validate(.object(object), position: 0) else {
+                    continue
+                }
                 try writeSpotlightText(rowid: rowid, rows: SpotlightTextRow.rows(of: record), replacing: false)
             }
             try setMeta("spotlight_text_version", String(Self.spotlightTextVersion))

@@ -34,7 +34,8 @@ extension SpotlightTime {
                 var months = y * 12 + (m - 1) + (anchor == .thisMonth ? n : 0)
                 if anchor == .thisYear { months = (y + n) * 12 }
                 let year = Int(floorDiv(months, 12)), month = months - year * 12 + 1
-                return Double(Int64(Timestamp.daysFromCivil(year: year, month: anchor == .thisYear ? 1 : month, day: 1)) * day)
+                return Double(
+                    Int64(Timestamp.daysFromCivil(year: year, month: anchor == .thisYear ? 1 : month, day: 1)) * day)
             }
         }
     }
@@ -76,8 +77,9 @@ extension Parser {
             skipSpace()
             guard take(")") else { throw fail("expected ) to close $time.iso(, found \(found)") }
             guard let ms = SpotlightTime.parseISO(text) else {
-                throw fail("\"\(text.prefix(40))\" is not an ISO-8601 date (such as 2026-03-02 or 2026-03-02T09:00:00Z)",
-                           at: start)
+                throw fail(
+                    "\"\(text.prefix(40))\" is not an ISO-8601 date (such as 2026-03-02 or 2026-03-02T09:00:00Z)",
+                    at: start)
             }
             return .iso(ms)
         }
@@ -94,7 +96,9 @@ extension Parser {
             if anchor != .now && offset != offset.rounded() {
                 throw fail("expected a whole number in $time.\(name)(…)", at: numberStart)
             }
-            guard abs(offset) <= 1e12 else { throw fail("the offset of $time.\(name) is out of range", at: numberStart) }
+            guard abs(offset) <= 1e12 else {
+                throw fail("the offset of $time.\(name) is out of range", at: numberStart)
+            }
             skipSpace()
             guard take(")") else { throw fail("expected ) to close $time.\(name)(, found \(found)") }
         } else {

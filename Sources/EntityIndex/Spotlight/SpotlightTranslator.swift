@@ -105,10 +105,12 @@ struct SpotlightTranslator {
         case (.id, .string(let pattern)):
             var condition: SQLFragment
             if p.modifiers.isEmpty {
-                condition = pattern.literal.map { SQLFragment(sql: "e.id = ?", arguments: [.text($0)]) }
+                condition =
+                    pattern.literal.map { SQLFragment(sql: "e.id = ?", arguments: [.text($0)]) }
                     ?? SQLFragment(sql: "e.id GLOB ?", arguments: [.text(Self.glob(pattern.parts))])
             } else {
-                condition = SQLFragment(sql: "spotlight_match(e.id, ?)", arguments: [.text(Self.spec(pattern, p.modifiers))])
+                condition = SQLFragment(
+                    sql: "spotlight_match(e.id, ?)", arguments: [.text(Self.spec(pattern, p.modifiers))])
             }
             if p.op == .notEqual { condition.sql = "NOT (\(condition.sql))" }
             return condition
@@ -133,12 +135,14 @@ struct SpotlightTranslator {
         // contiguous) rather than seek into it from the index on folded text.
         let scans = Self.scans(p)
         let hint = perEntity ? "" : scans ? " NOT INDEXED" : " INDEXED BY spotlight_text_fold"
-        var sql = "SELECT t.entity FROM spotlight_text t\(hint) WHERE \(perEntity ? "t.entity = e.rowid AND " : "")t.attr = ?"
+        var sql =
+            "SELECT t.entity FROM spotlight_text t\(hint) WHERE \(perEntity ? "t.entity = e.rowid AND " : "")t.attr = ?"
         var arguments: [SQLValue] = [.text(key)]
         let spec = SQLValue.text(Self.spec(pattern, m))
         if m.contains(.tokenized) {
             if let match = Self.fullTextNarrowing(pattern) {
-                sql += " AND t.entity IN (SELECT d.rowid FROM search JOIN search_doc d ON d.doc = search.rowid WHERE search MATCH ?)"
+                sql +=
+                    " AND t.entity IN (SELECT d.rowid FROM search JOIN search_doc d ON d.doc = search.rowid WHERE search MATCH ?)"
                 arguments.append(.text(match))
             }
             sql += " AND spotlight_match(t.value, ?)"
@@ -187,7 +191,8 @@ struct SpotlightTranslator {
         }
         if p.op == .notEqual {
             return SQLFragment(
-                sql: "EXISTS (SELECT 1 FROM spotlight_text h WHERE h.entity = e.rowid AND h.attr = ?) AND e.rowid NOT IN (\(sql))",
+                sql:
+                    "EXISTS (SELECT 1 FROM spotlight_text h WHERE h.entity = e.rowid AND h.attr = ?) AND e.rowid NOT IN (\(sql))",
                 arguments: [.text(key)] + arguments)
         }
         return SQLFragment(sql: perEntity ? "EXISTS (\(sql))" : "e.rowid IN (\(sql))", arguments: arguments)
@@ -312,7 +317,9 @@ struct SpotlightTranslator {
     private func column(_ name: String, _ bounds: [Double], _ op: SpotlightPredicate.Op) -> SQLFragment {
         let condition = "e.\(name) \(Self.operatorSQL(op))"
         let arguments = bounds.map { SQLValue.real($0) }
-        if op == .notEqual { return SQLFragment(sql: "e.\(name) IS NOT NULL AND NOT (\(condition))", arguments: arguments) }
+        if op == .notEqual {
+            return SQLFragment(sql: "e.\(name) IS NOT NULL AND NOT (\(condition))", arguments: arguments)
+        }
         return SQLFragment(sql: condition, arguments: arguments)
     }
 
@@ -324,12 +331,16 @@ struct SpotlightTranslator {
         // Per entity, the unary + keeps SQLite from walking the value index for every entity: the key lookup it is.
         let owner = perEntity ? "entity = e.rowid AND " : "", num = perEntity ? "+num" : "num"
         if let numbers = comparison(p, date: false) {
-            selects.append("SELECT entity FROM property WHERE \(owner)name = ? AND num IS NOT NULL AND \(num) \(op) AND kind IN ('number', 'boolean')")
+            selects.append(
+                "SELECT entity FROM property WHERE \(owner)name = ? AND num IS NOT NULL AND \(num) \(op) AND kind IN ('number', 'boolean')"
+            )
             arguments += [.text(name)] + numbers.map { .real($0) }
             kinds += ["'number'", "'boolean'"]
         }
         if let dates = comparison(p, date: true) {
-            selects.append("SELECT entity FROM property WHERE \(owner)name = ? AND num IS NOT NULL AND \(num) \(op) AND kind = 'date'")
+            selects.append(
+                "SELECT entity FROM property WHERE \(owner)name = ? AND num IS NOT NULL AND \(num) \(op) AND kind = 'date'"
+            )
             arguments += [.text(name)] + dates.map { .real($0) }
             kinds.append("'date'")
         }
@@ -337,7 +348,8 @@ struct SpotlightTranslator {
         let matching = selects.joined(separator: " UNION ALL ")
         if p.op == .notEqual {
             return SQLFragment(
-                sql: "EXISTS (SELECT 1 FROM property h WHERE h.entity = e.rowid AND h.name = ? AND h.kind IN (\(kinds.joined(separator: ", ")))) AND e.rowid NOT IN (\(matching))",
+                sql:
+                    "EXISTS (SELECT 1 FROM property h WHERE h.entity = e.rowid AND h.name = ? AND h.kind IN (\(kinds.joined(separator: ", ")))) AND e.rowid NOT IN (\(matching))",
                 arguments: [.text(name)] + arguments)
         }
         return SQLFragment(sql: perEntity ? "EXISTS (\(matching))" : "e.rowid IN (\(matching))", arguments: arguments)

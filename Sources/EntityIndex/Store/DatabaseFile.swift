@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The database file as the operating system sees it: which name SQLite is given, whether this process may write
@@ -24,9 +24,12 @@ struct DatabaseFile {
             return
         }
         guard !path.isEmpty else {
-            throw EntityIndexError(.invalidParams, "the database path is empty; give a file name with --db or $ENTITYIDX_DB")
+            throw EntityIndexError(
+                .invalidParams, "the database path is empty; give a file name with --db or $ENTITYIDX_DB")
         }
-        guard !path.utf8.contains(0) else { throw EntityIndexError(.invalidParams, "the database path contains a NUL byte") }
+        guard !path.utf8.contains(0) else {
+            throw EntityIndexError(.invalidParams, "the database path contains a NUL byte")
+        }
         sqliteName = path.hasPrefix("file:") ? "./" + path : path
         Self.createPrivate(sqliteName)
         readOnly = access(sqliteName, W_OK) != 0 || access(Self.folder(of: sqliteName), W_OK) != 0
@@ -62,12 +65,15 @@ struct DatabaseFile {
         if !path.hasPrefix("/") {
             var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
             if getcwd(&buffer, buffer.count) != nil {
-                absolute = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) + "/" + path
+                absolute =
+                    String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) + "/"
+                    + path
             }
         }
         var uri = "file:"
         for byte in absolute.utf8 {
-            let safe = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+            let safe =
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
                 || byte == 0x2F || byte == 0x2E || byte == 0x2D || byte == 0x5F
             if safe {
                 uri.unicodeScalars.append(Unicode.Scalar(byte))
@@ -125,7 +131,9 @@ enum LockHolder {
         guard let stat = read("/proc/\(pid)/stat"), let close = stat.lastIndex(of: 0x29) else { return nil }
         let fields = stat[(close + 2)...].split(separator: 0x20)
         guard fields.count > 19, let start = Double(String(decoding: fields[19], as: UTF8.self)),
-              let uptime = read("/proc/uptime").flatMap({ Double(String(decoding: $0.prefix { $0 != 0x20 }, as: UTF8.self)) })
+            let uptime = read("/proc/uptime").flatMap({
+                Double(String(decoding: $0.prefix { $0 != 0x20 }, as: UTF8.self))
+            })
         else { return nil }
         let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
         return max(0, Int(uptime - start / ticks))

@@ -39,8 +39,10 @@ struct DocumentRank: Sendable, Equatable {
     /// The document id of the entity with this rowid.
     func docid(rowid: Int64) throws(EntityIndexError) -> Int64 {
         guard rowid > 0, rowid <= Self.maxRowid else {
-            throw EntityIndexError(.storage, "the index has used \(Self.maxRowid) entity rowids, the most it can rank; "
-                                    + "copy its records into a new index (entityidx all, then ingest)")
+            throw EntityIndexError(
+                .storage,
+                "the index has used \(Self.maxRowid) entity rowids, the most it can rank; "
+                    + "copy its records into a new index (entityidx all, then ingest)")
         }
         return bits << Int64(Self.rowidBits) | rowid
     }

@@ -11,7 +11,9 @@ extension EntityStore {
     /// since it was opened, fails here already. If the process
     /// dies before `endBatch`, SQLite rolls it back: nothing of it is applied.
     public func beginBatch() throws(EntityIndexError) {
-        guard !batchOpen else { throw EntityIndexError(.batchState, "a batch is already open; end it with batch.end first") }
+        guard !batchOpen else {
+            throw EntityIndexError(.batchState, "a batch is already open; end it with batch.end first")
+        }
         do {
             try prepareWrite()
             do {
@@ -36,7 +38,9 @@ extension EntityStore {
     public func endBatch(clientState: String, expected: String??) throws(EntityIndexError) {
         guard batchOpen else { throw EntityIndexError(.batchState, "no batch is open; call batch.begin first") }
         guard clientState.utf8.count <= Self.maxClientStateBytes else {
-            throw EntityIndexError(.limitExceeded, "the client state is \(clientState.utf8.count) bytes; the maximum is \(Self.maxClientStateBytes)")
+            throw EntityIndexError(
+                .limitExceeded,
+                "the client state is \(clientState.utf8.count) bytes; the maximum is \(Self.maxClientStateBytes)")
         }
         do {
             if let expected {
@@ -45,11 +49,13 @@ extension EntityStore {
                     abortBatch()
                     throw EntityIndexError(
                         .mismatchedClientState,
-                        "the stored client state is \(stored.map { "\"\($0)\"" } ?? "null"), not the expected \(expected.map { "\"\($0)\"" } ?? "null"); the batch was not applied (Core Spotlight error -1006)")
+                        "the stored client state is \(stored.map { "\"\($0)\"" } ?? "null"), not the expected \(expected.map { "\"\($0)\"" } ?? "null"); the batch was not applied (Core Spotlight error -1006)"
+                    )
                 }
             }
-            try db.run("INSERT INTO client_state(name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value",
-                       [.text(Self.clientStateName), .text(clientState)])
+            try db.run(
+                "INSERT INTO client_state(name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value",
+                [.text(Self.clientStateName), .text(clientState)])
             try db.execute("COMMIT")
             batchOpen = false
         } catch let error as EntityIndexError {

@@ -6,11 +6,16 @@ extension EntityStore {
         do {
             try write {
                 for p in properties {
-                    try db.run("""
+                    try db.run(
+                        """
                         INSERT INTO property_decl(type, name, kind, sortable, indexing_key) VALUES (?, ?, ?, ?, ?)
                         ON CONFLICT(type, name) DO UPDATE SET kind = excluded.kind, sortable = excluded.sortable,
                             indexing_key = excluded.indexing_key
-                        """, [.text(type), .text(p.name), .text(p.kind.rawValue), SQLValue(p.sortable), SQLValue(p.indexingKey)])
+                        """,
+                        [
+                            .text(type), .text(p.name), .text(p.kind.rawValue), SQLValue(p.sortable),
+                            SQLValue(p.indexingKey),
+                        ])
                 }
                 try db.run("DELETE FROM property_kind WHERE type = ?", [.text(type)])
                 try rederive(type: type)
@@ -27,8 +32,12 @@ extension EntityStore {
             for (type, declaration) in try db.rows(
                 "SELECT type, name, kind, sortable, indexing_key FROM property_decl ORDER BY type, name", [],
                 { s in
-                    (s.text(0), PropertyDeclaration(name: s.text(1), kind: .init(rawValue: s.text(2)) ?? .string,
-                                                    sortable: s.int(3) != 0, indexingKey: s.optionalText(4)))
+                    (
+                        s.text(0),
+                        PropertyDeclaration(
+                            name: s.text(1), kind: .init(rawValue: s.text(2)) ?? .string,
+                            sortable: s.int(3) != 0, indexingKey: s.optionalText(4))
+                    )
                 })
             {
                 if result.last?.type == type {

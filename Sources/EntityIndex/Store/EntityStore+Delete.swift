@@ -40,18 +40,23 @@ extension EntityStore {
             return try write {
                 if request.all {
                     let deleted = Int(try db.scalar("SELECT count(*) FROM entity")?.int ?? 0)
-                    try db.execute("DELETE FROM entity; DELETE FROM client_state; DELETE FROM reindex_outstanding; DELETE FROM donation; DELETE FROM vocabulary;")
+                    try db.execute(
+                        "DELETE FROM entity; DELETE FROM client_state; DELETE FROM reindex_outstanding; DELETE FROM donation; DELETE FROM vocabulary;"
+                    )
                     return deleted
                 }
                 if let type = request.type, !request.ids.isEmpty {
                     var deleted = 0
                     for id in request.ids {
                         if !domains.isEmpty {
-                            let domain = try db.scalar("SELECT domain FROM entity WHERE type = ? AND id = ?", [.text(type), .text(id)])?.string
-                            guard let domain, domains.contains(where: { domain == $0 || domain.hasPrefix($0 + ".") }) else { continue }
+                            let domain = try db.scalar(
+                                "SELECT domain FROM entity WHERE type = ? AND id = ?", [.text(type), .text(id)])?.string
+                            guard let domain, domains.contains(where: { domain == $0 || domain.hasPrefix($0 + ".") })
+                            else { continue }
                         }
                         // Deleting counts as a re-push for reindex requests.
-                        try db.run("DELETE FROM reindex_outstanding WHERE type = ? AND id = ?", [.text(type), .text(id)])
+                        try db.run(
+                            "DELETE FROM reindex_outstanding WHERE type = ? AND id = ?", [.text(type), .text(id)])
                         try db.run("DELETE FROM entity WHERE type = ? AND id = ?", [.text(type), .text(id)])
                         deleted += db.changes
                     }
@@ -74,7 +79,9 @@ extension EntityStore {
                     try db.run(
                         "DELETE FROM reindex_outstanding WHERE (type, id) IN (SELECT e.type, e.id FROM entity e WHERE \(condition))",
                         arguments)
-                    try db.run("DELETE FROM entity WHERE rowid IN (SELECT e.rowid FROM entity e WHERE \(condition))", arguments)
+                    try db.run(
+                        "DELETE FROM entity WHERE rowid IN (SELECT e.rowid FROM entity e WHERE \(condition))", arguments
+                    )
                     deleted += db.changes
                 }
                 return deleted

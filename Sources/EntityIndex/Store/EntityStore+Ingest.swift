@@ -113,7 +113,7 @@ public final class Ingestion {
         case .invalid(let problems):
             for problem in problems { reject(problem) }
         case .valid(let record, let stored, let derived):
-            guard problemCount == 0 || skipsInvalid else { return } // nothing will be committed; keep validating only
+            guard problemCount == 0 || skipsInvalid else { return }  // nothing will be committed; keep validating only
             do {
                 try begin()
                 try upsert(record, stored: stored, derived: declarationsChanged ? nil : derived)
@@ -135,7 +135,9 @@ public final class Ingestion {
         guard problemCount == 0 || skipsInvalid else {
             rollback()
             var message = problemCount == 1 ? "1 problem" : "\(problemCount) problems"
-            message += " in the input; nothing was ingested:\n" + problems.map { "  " + $0.description }.joined(separator: "\n")
+            message +=
+                " in the input; nothing was ingested:\n"
+                + problems.map { "  " + $0.description }.joined(separator: "\n")
             if problemCount > problems.count { message += "\n  … and \(problemCount - problems.count) more" }
             throw EntityIndexError(.invalidRecord, message, details: problems)
         }
@@ -182,41 +184,49 @@ public final class Ingestion {
         }
         existing.reset()
         if reindexPending {
-            try db.run("DELETE FROM reindex_outstanding WHERE type = ? AND id = ?", [.text(record.type), .text(record.id)])
+            try db.run(
+                "DELETE FROM reindex_outstanding WHERE type = ? AND id = ?", [.text(record.type), .text(record.id)])
         }
 
         if let rowid, same {
             // The record is written again (SQLite rewrites the whole row anyway): one stored as text before records
             // were compressed takes its compressed form.
-            try db.run("UPDATE entity SET ingested_at = ?, expires_at = ?, record = ? WHERE rowid = ?",
-                       [.integer(now), .integer(expires), stored, .integer(rowid)])
+            try db.run(
+                "UPDATE entity SET ingested_at = ?, expires_at = ?, record = ? WHERE rowid = ?",
+                [.integer(now), .integer(expires), stored, .integer(rowid)])
             counts.unchanged += 1
             return
         }
         let derived = derived ?? (writerPreparer ?? preparer).derive(record)
         let values: [SQLValue] = [
             .text(derived.document.idKey), .text(record.title), stored, SQLValue(record.domain),
-            SQLValue(record.hidden), SQLValue(record.rankingHint), SQLValue(record.priority), SQLValue(record.lastUsedAt),
+            SQLValue(record.hidden), SQLValue(record.rankingHint), SQLValue(record.priority),
+            SQLValue(record.lastUsedAt),
             .integer(now), .integer(expires),
         ]
         if let rowid {
-            try db.run("""
+            try db.run(
+                """
                 UPDATE entity SET id_key = ?, title = ?, record = ?, domain = ?, hidden = ?, ranking_hint = ?, priority = ?,
                     last_used_at = ?, ingested_at = ?, expires_at = ? WHERE rowid = ?
                 """, values + [.integer(rowid)])
             try store.writeSearchDocument(derived.document, rowid: rowid, replacing: true, newTerms: newTerms(derived))
-            try store.writeProperties(rowid: rowid, type: record.type, rows: derived.properties, replacing: true, kinds: &kinds)
+            try store.writeProperties(
+                rowid: rowid, type: record.type, rows: derived.properties, replacing: true, kinds: &kinds)
             try store.writeSpotlightText(rowid: rowid, rows: derived.spotlight, replacing: true)
             try writeRelations(rowid: rowid, record.related, replacing: true)
             counts.updated += 1
         } else {
-            try db.run("""
+            try db.run(
+                """
                 INSERT INTO entity(type, id, id_key, title, record, domain, hidden, ranking_hint, priority, last_used_at,
                     ingested_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, [.text(record.type), .text(record.id)] + values)
             let newRowid = db.lastInsertRowID
-            try store.writeSearchDocument(derived.document, rowid: newRowid, replacing: false, newTerms: newTerms(derived))
-            try store.writeProperties(rowid: newRowid, type: record.type, rows: derived.properties, replacing: false, kinds: &kinds)
+            try store.writeSearchDocument(
+                derived.document, rowid: newRowid, replacing: false, newTerms: newTerms(derived))
+            try store.writeProperties(
+                rowid: newRowid, type: record.type, rows: derived.properties, replacing: false, kinds: &kinds)
             try store.writeSpotlightText(rowid: newRowid, rows: derived.spotlight, replacing: false)
             try writeRelations(rowid: newRowid, record.related, replacing: false)
             counts.inserted += 1
@@ -231,8 +241,9 @@ public final class Ingestion {
     private func writeRelations(rowid: Int64, _ related: [EntityKey], replacing: Bool) throws {
         if replacing { try store.db.run("DELETE FROM relation WHERE entity = ?", [.integer(rowid)]) }
         for (ord, key) in related.enumerated() {
-            try store.db.run("INSERT INTO relation(entity, ord, type, id) VALUES (?, ?, ?, ?)",
-                             [.integer(rowid), .integer(Int64(ord)), .text(key.type), .text(key.id)])
+            try store.db.run(
+                "INSERT INTO relation(entity, ord, type, id) VALUES (?, ?, ?, ?)",
+                [.integer(rowid), .integer(Int64(ord)), .text(key.type), .text(key.id)])
         }
     }
 }

@@ -10,11 +10,20 @@ extension EntityStore {
     /// The declared properties of every type (or of one), by type and name.
     func allDeclarations(type: String? = nil) throws -> [String: [String: PropertyDeclaration]] {
         var result: [String: [String: PropertyDeclaration]] = [:]
-        let sql = "SELECT type, name, kind, sortable, indexing_key FROM property_decl" + (type == nil ? "" : " WHERE type = ?")
-        for (type, declaration) in try db.rows(sql, type.map { [.text($0)] } ?? [], {
-            ($0.text(0), PropertyDeclaration(name: $0.text(1), kind: PropertyDeclaration.Kind(rawValue: $0.text(2)) ?? .string,
-                                             sortable: $0.int(3) != 0, indexingKey: $0.optionalText(4)))
-        }) {
+        let sql =
+            "SELECT type, name, kind, sortable, indexing_key FROM property_decl"
+            + (type == nil ? "" : " WHERE type = ?")
+        for (type, declaration) in try db.rows(
+            sql, type.map { [.text($0)] } ?? [],
+            {
+                (
+                    $0.text(0),
+                    PropertyDeclaration(
+                        name: $0.text(1), kind: PropertyDeclaration.Kind(rawValue: $0.text(2)) ?? .string,
+                        sortable: $0.int(3) != 0, indexingKey: $0.optionalText(4))
+                )
+            })
+        {
             result[type, default: [:]][declaration.name] = declaration
         }
         return result
@@ -28,19 +37,25 @@ extension EntityStore {
     /// Writes the rows that property queries and sorting read.
     ///
     /// `kinds` remembers which rows of `property_kind` this transaction already wrote.
-    func writeProperties(rowid: Int64, type: String, rows: [PropertyRow], replacing: Bool, kinds: inout Set<PropertyKindKey>) throws {
+    func writeProperties(
+        rowid: Int64, type: String, rows: [PropertyRow], replacing: Bool, kinds: inout Set<PropertyKindKey>
+    ) throws {
         if replacing { try db.run("DELETE FROM property WHERE entity = ?", [.integer(rowid)]) }
         // One row per statement, on purpose: a statement writing several rows runs in a statement transaction, and
         // FTS5 flushes its pending terms at every statement savepoint (schema/004): a multi-row INSERT here made
         // ingest twice as slow.
-        let insert = try db.cached("INSERT INTO property(entity, name, ord, multi, kind, num, text) VALUES (?, ?, ?, ?, ?, ?, ?)")
+        let insert = try db.cached(
+            "INSERT INTO property(entity, name, ord, multi, kind, num, text) VALUES (?, ?, ?, ?, ?, ?, ?)")
         for row in rows {
-            try insert.bind([.integer(rowid), .text(row.name), .integer(Int64(row.ord)), SQLValue(row.multi), .text(row.kind),
-                             SQLValue(row.num), SQLValue(row.text)])
+            try insert.bind([
+                .integer(rowid), .text(row.name), .integer(Int64(row.ord)), SQLValue(row.multi), .text(row.kind),
+                SQLValue(row.num), SQLValue(row.text),
+            ])
             while try insert.step() {}
             if kinds.insert(PropertyKindKey(type: type, name: row.name, kind: row.kind, multi: row.multi)).inserted {
-                try db.run("INSERT OR IGNORE INTO property_kind(type, name, kind, multi) VALUES (?, ?, ?, ?)",
-                           [.text(type), .text(row.name), .text(row.kind), SQLValue(row.multi)])
+                try db.run(
+                    "INSERT OR IGNORE INTO property_kind(type, name, kind, multi) VALUES (?, ?, ?, ?)",
+                    [.text(type), .text(row.name), .text(row.kind), SQLValue(row.multi)])
             }
         }
     }

@@ -9,12 +9,18 @@ extension EntityStore {
         do {
             let soon = now + 7 * Timestamp.day
             var all = Stats.Counts()
-            let types = try db.rows("""
+            let types = try db.rows(
+                """
                 SELECT type, sum(expires_at > ?1), sum(hidden AND expires_at > ?1), sum(expires_at <= ?1),
                     sum(expires_at > ?1 AND expires_at <= ?2) FROM entity GROUP BY type ORDER BY type
-                """, [.integer(now), .integer(soon)]) { s in
-                (type: s.text(0), counts: Stats.Counts(entities: Int(s.int(1)), hidden: Int(s.int(2)), expired: Int(s.int(3)),
-                                                       expiringSoon: Int(s.int(4))))
+                """, [.integer(now), .integer(soon)]
+            ) { s in
+                (
+                    type: s.text(0),
+                    counts: Stats.Counts(
+                        entities: Int(s.int(1)), hidden: Int(s.int(2)), expired: Int(s.int(3)),
+                        expiringSoon: Int(s.int(4)))
+                )
             }
             for (_, c) in types {
                 all.entities += c.entities

@@ -49,15 +49,19 @@ extension EntityStore {
     public func donate(type: String, id: String) throws(EntityIndexError) -> Bool {
         do {
             return try write {
-                guard try db.scalar("SELECT 1 FROM entity WHERE type = ? AND id = ? AND expires_at > ?",
-                                    [.text(type), .text(id), .integer(now)]) != nil
+                guard
+                    try db.scalar(
+                        "SELECT 1 FROM entity WHERE type = ? AND id = ? AND expires_at > ?",
+                        [.text(type), .text(id), .integer(now)]) != nil
                 else { throw EntityIndexError(.notFound, "no entity \(type)/\(id) to donate") }
-                if let last = try db.scalar("SELECT last_at FROM donation WHERE type = ? AND id = ?", [.text(type), .text(id)])?.int,
+                if let last = try db.scalar(
+                    "SELECT last_at FROM donation WHERE type = ? AND id = ?", [.text(type), .text(id)])?.int,
                     now - last < Self.donationWindow, now >= last
                 {
                     return false
                 }
-                try db.run("""
+                try db.run(
+                    """
                     INSERT INTO donation(type, id, count, last_at) VALUES (?, ?, 1, ?)
                     ON CONFLICT(type, id) DO UPDATE SET count = count + 1, last_at = excluded.last_at
                     """, [.text(type), .text(id), .integer(now)])

@@ -37,16 +37,19 @@ public final class EntityStore {
     ///
     /// A SQLite file of another application is refused before anything is written to it. `lockTimeout` is how long
     /// a write waits for another writer, in seconds (nil: as long as it takes); `onLockWait` is told once a second.
-    public init(path: String, now: Int64, lockTimeout: Double? = nil, onLockWait: ((Double) -> Void)? = nil,
-                onRebuild: ((Int) -> Void)? = nil) throws(EntityIndexError) {
+    public init(
+        path: String, now: Int64, lockTimeout: Double? = nil, onLockWait: ((Double) -> Void)? = nil,
+        onRebuild: ((Int) -> Void)? = nil
+    ) throws(EntityIndexError) {
         self.path = path
         self.now = now
         self.onRebuild = onRebuild
         let file = try DatabaseFile(path: path)
         isReadOnly = file.readOnly
         do {
-            db = try Connection(path: file.readOnly ? DatabaseFile.immutableURI(file.sqliteName) : file.sqliteName,
-                                mode: file.readOnly ? .immutable : .readWrite)
+            db = try Connection(
+                path: file.readOnly ? DatabaseFile.immutableURI(file.sqliteName) : file.sqliteName,
+                mode: file.readOnly ? .immutable : .readWrite)
         } catch {
             throw EntityIndexError(.storage, "cannot open the database \(path): \(error.message)", cause: error)
         }
@@ -61,7 +64,7 @@ public final class EntityStore {
                 if mode != "wal" { try db.execute("PRAGMA journal_mode = WAL") }
             }
             try db.execute("PRAGMA synchronous = NORMAL")
-            try db.execute("PRAGMA cache_size = -65536") // 64 MiB, used only as the database grows
+            try db.execute("PRAGMA cache_size = -65536")  // 64 MiB, used only as the database grows
             try migrate(isNew: isNew)
         } catch let error as EntityIndexError {
             throw error
@@ -80,10 +83,14 @@ public final class EntityStore {
         let tables = try db.rows("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") { $0.text(0) }
         if id == 0 && tables.isEmpty { return true }
         if id == 0 && tables.contains("meta") && tables.contains("schema_migrations") { return false }
-        let what = id != 0 ? "application id \(id)" : "tables " + tables.prefix(5).joined(separator: ", ") + (tables.count > 5 ? ", …" : "")
+        let what =
+            id != 0
+            ? "application id \(id)"
+            : "tables " + tables.prefix(5).joined(separator: ", ") + (tables.count > 5 ? ", …" : "")
         throw EntityIndexError(
             .notADatabase,
-            "\(path) is a SQLite database of another application (\(what)), not an entityidx index; it was left unchanged")
+            "\(path) is a SQLite database of another application (\(what)), not an entityidx index; it was left unchanged"
+        )
     }
 
     private func migrate(isNew: Bool) throws {
@@ -91,9 +98,14 @@ public final class EntityStore {
         do {
             if isReadOnly {
                 let current = try Schema.migrator.appliedVersion(db)
-                if current > Schema.migrator.latestVersion { throw Migrator.Failure.newerSchema(found: current, known: Schema.migrator.latestVersion) }
+                if current > Schema.migrator.latestVersion {
+                    throw Migrator.Failure.newerSchema(found: current, known: Schema.migrator.latestVersion)
+                }
                 guard current == Schema.migrator.latestVersion else {
-                    throw EntityIndexError(.readOnly, "the database \(path) has schema version \(current) and is read-only here; open it once where it can be written, to upgrade it")
+                    throw EntityIndexError(
+                        .readOnly,
+                        "the database \(path) has schema version \(current) and is read-only here; open it once where it can be written, to upgrade it"
+                    )
                 }
                 applied = []
             } else {
@@ -164,17 +176,23 @@ public final class EntityStore {
     /// write would go to a file nobody will open again.
     func checkFile() throws {
         guard let identity else { return }
-        let current = DatabaseFile.identity(DatabaseFile.inMemory == path ? path : (path.hasPrefix("file:") ? "./" + path : path))
+        let current = DatabaseFile.identity(
+            DatabaseFile.inMemory == path ? path : (path.hasPrefix("file:") ? "./" + path : path))
         guard current == identity else {
             throw EntityIndexError(
                 .databaseReplaced,
-                "the database file \(path) was \(current == nil ? "removed" : "replaced by another file") after it was opened; nothing was written (open it again)")
+                "the database file \(path) was \(current == nil ? "removed" : "replaced by another file") after it was opened; nothing was written (open it again)"
+            )
         }
     }
 
     /// Runs a write: in its own transaction, or inside the open batch. Every write purges expired entities.
     func write<T>(_ body: () throws -> T) throws -> T {
-        if batchOpen { return try db.savepoint("write") { try purgeExpired(); return try body() } }
+        if batchOpen {
+            return try db.savepoint("write") {
+                try purgeExpired(); return try body()
+            }
+        }
         try prepareWrite()
         do {
             try db.run("BEGIN IMMEDIATE")
@@ -212,8 +230,9 @@ public final class EntityStore {
     }
 
     func setMeta(_ key: String, _ value: String) throws {
-        try db.run("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                   [.text(key), .text(value)])
+        try db.run(
+            "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            [.text(key), .text(value)])
     }
 
     /// Recomputes the normalized text of every entity (after the text pipeline changed) and rebuilds the index.
@@ -231,19 +250,23 @@ public final class EntityStore {
     /// or for all, after the text pipeline or a type's declarations changed. Without `updatingIndex` the FTS index is
     /// left to the caller (a full rebuild re-reads every search document at once).
     func rederive(type: String?, updatingIndex: Bool = true) throws {
-        let rows = try type.map { t in
-            try db.rows("SELECT rowid, record FROM entity WHERE type = ?", [.text(t)]) { ($0.int(0), $0.record(1)) }
-        } ?? db.rows("SELECT rowid, record FROM entity") { ($0.int(0), $0.record(1)) }
+        let rows =
+            try type.map { t in
+                try db.rows("SELECT rowid, record FROM entity WHERE type = ?", [.text(t)]) { ($0.int(0), $0.record(1)) }
+            } ?? db.rows("SELECT rowid, record FROM entity") { ($0.int(0), $0.record(1)) }
         let preparer = RecordPreparer(declarations: try allDeclarations(type: type))
         var kinds = Set<PropertyKindKey>()
         var knownTerms = Set<String>()
         for (rowid, object) in rows {
             guard case .success(let record) = RecordValidator.validate(.object(object), position: 0) else { continue }
             let derived = preparer.derive(record)
-            try db.run("UPDATE entity SET id_key = ? WHERE rowid = ?", [.text(derived.document.idKey), .integer(rowid)])
-            try writeSearchDocument(derived.document, rowid: rowid, replacing: true,
-                                    newTerms: derived.terms.filter { knownTerms.insert($0).inserted }, updatingIndex: updatingIndex)
-            try writeProperties(rowid: rowid, type: record.type, rows: derived.properties, replacing: true, kinds: &kinds)
+            try db.run(
+                "UPDATE entity SET id_key = ? WHERE rowid = ?", [.text(derived.document.idKey), .integer(rowid)])
+            try writeSearchDocument(
+                derived.document, rowid: rowid, replacing: true,
+                newTerms: derived.terms.filter { knownTerms.insert($0).inserted }, updatingIndex: updatingIndex)
+            try writeProperties(
+                rowid: rowid, type: record.type, rows: derived.properties, replacing: true, kinds: &kinds)
         }
     }
 }
@@ -252,13 +275,31 @@ extension EntityIndexError {
     /// Turns a storage error into an engine error with a code a caller can act on.
     static func wrap(_ error: any Error, doing what: String) -> EntityIndexError {
         if let e = error as? EntityIndexError { return e }
-        guard let e = error as? SQLiteError else { return EntityIndexError(.storage, "\(what): \(error)", cause: error) }
-        if e.isBusy { return EntityIndexError(.busy, "the database is busy (another process holds the write lock); try again", cause: e) }
-        if e.isInterrupted { return EntityIndexError(.interrupted, "interrupted by a stop signal while \(what); nothing of it was applied", cause: e) }
-        if e.isOutOfMemory { return EntityIndexError(.resourceExhausted, "out of memory while \(what); nothing was changed", cause: e) }
-        if e.isFull { return EntityIndexError(.diskFull, "the disk or database is full while \(what); nothing was changed", cause: e) }
-        if e.isReadOnly { return EntityIndexError(.readOnly, "the database is read-only while \(what): \(e.message)", cause: e) }
-        if e.isCorrupt { return EntityIndexError(.notADatabase, "the file is not an entityidx database or is corrupt (\(e.message))", cause: e) }
+        guard let e = error as? SQLiteError else {
+            return EntityIndexError(.storage, "\(what): \(error)", cause: error)
+        }
+        if e.isBusy {
+            return EntityIndexError(
+                .busy, "the database is busy (another process holds the write lock); try again", cause: e)
+        }
+        if e.isInterrupted {
+            return EntityIndexError(
+                .interrupted, "interrupted by a stop signal while \(what); nothing of it was applied", cause: e)
+        }
+        if e.isOutOfMemory {
+            return EntityIndexError(.resourceExhausted, "out of memory while \(what); nothing was changed", cause: e)
+        }
+        if e.isFull {
+            return EntityIndexError(
+                .diskFull, "the disk or database is full while \(what); nothing was changed", cause: e)
+        }
+        if e.isReadOnly {
+            return EntityIndexError(.readOnly, "the database is read-only while \(what): \(e.message)", cause: e)
+        }
+        if e.isCorrupt {
+            return EntityIndexError(
+                .notADatabase, "the file is not an entityidx database or is corrupt (\(e.message))", cause: e)
+        }
         // The SQL stays in `cause` (for logs and tests): a client is told what failed, not the statement.
         return EntityIndexError(.storage, "storage error while \(what): SQLite error \(e.code): \(e.message)", cause: e)
     }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A bounded first-in first-out queue between one producing and one consuming thread.
@@ -84,11 +84,13 @@ struct WorkerThread {
         final class Box { let body: @Sendable () -> Void; init(_ b: @escaping @Sendable () -> Void) { body = b } }
         let context = Unmanaged.passRetained(Box(body)).toOpaque()
         var handle = pthread_t()
-        let rc = pthread_create(&handle, nil, { raw in
-            let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
-            box.body()
-            return nil
-        }, context)
+        let rc = pthread_create(
+            &handle, nil,
+            { raw in
+                let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+                box.body()
+                return nil
+            }, context)
         guard rc == 0 else {
             Unmanaged<Box>.fromOpaque(context).release()
             return nil

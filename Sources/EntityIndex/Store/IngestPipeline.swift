@@ -7,7 +7,9 @@ extension Ingestion {
     /// the outcome is the same as adding them one by one; at most a few thousand prepared records wait in between.
     ///
     /// `progress` is called on this thread with the records read so far and the bytes read.
-    public func addAll(from reader: JSONStreamReader, progress: (_ records: Int, _ bytes: Int) -> Void) throws(EntityIndexError) {
+    public func addAll(from reader: JSONStreamReader, progress: (_ records: Int, _ bytes: Int) -> Void)
+        throws(EntityIndexError)
+    {
         try addAll(.stream(reader), progress: progress)
     }
 
@@ -16,12 +18,17 @@ extension Ingestion {
         try addAll(.values(values, firstPosition: position + 1)) { _, _ in }
     }
 
-    private func addAll(_ source: Producer.Source, progress: (_ records: Int, _ bytes: Int) -> Void) throws(EntityIndexError) {
+    private func addAll(_ source: Producer.Source, progress: (_ records: Int, _ bytes: Int) -> Void)
+        throws(EntityIndexError)
+    {
         let queue = HandoffQueue<Chunk>(capacity: 8)
-        let producer = Producer(source: source, preparer: preparer, queue: queue,
-                                databasePath: store.path == ":memory:" || store.path.isEmpty ? nil : store.path)
+        let producer = Producer(
+            source: source, preparer: preparer, queue: queue,
+            databasePath: store.path == ":memory:" || store.path.isEmpty ? nil : store.path)
         guard let thread = WorkerThread.start({ producer.run() }) else {
-            throw EntityIndexError(.resourceExhausted, "cannot start the thread that reads records (out of memory or threads); nothing was ingested")
+            throw EntityIndexError(
+                .resourceExhausted,
+                "cannot start the thread that reads records (out of memory or threads); nothing was ingested")
         }
         defer {
             queue.close()
@@ -79,8 +86,12 @@ extension Ingestion {
         /// Validates a record and, unless it is stored unchanged, analyzes it.
         private func prepare(_ value: JSONValue, position: Int, line: Int?) -> PreparedRecord {
             let prepared = preparer.prepare(value, position: position, line: line)
-            guard case .valid(let record, let stored, nil) = prepared.outcome, !isStoredUnchanged(record, stored) else { return prepared }
-            return PreparedRecord(position: position, line: line, outcome: .valid(record, stored: stored, derived: preparer.derive(record)))
+            guard case .valid(let record, let stored, nil) = prepared.outcome, !isStoredUnchanged(record, stored) else {
+                return prepared
+            }
+            return PreparedRecord(
+                position: position, line: line,
+                outcome: .valid(record, stored: stored, derived: preparer.derive(record)))
         }
 
         /// Words already handed over: the writer adds each to `vocabulary` once (the ingest commits or rolls back whole).
@@ -92,7 +103,9 @@ extension Ingestion {
             guard case .valid(let record, let stored, var derived?) = prepared.outcome else { return prepared }
             derived.terms = derived.terms.filter { handedTerms.insert($0).inserted }
             derived.termsAreNew = true
-            return PreparedRecord(position: prepared.position, line: prepared.line, outcome: .valid(record, stored: stored, derived: derived))
+            return PreparedRecord(
+                position: prepared.position, line: prepared.line,
+                outcome: .valid(record, stored: stored, derived: derived))
         }
 
         func run() {
@@ -126,15 +139,21 @@ extension Ingestion {
                         position = element.position
                         let record: PreparedRecord
                         do {
-                            record = keepingNewTerms(prepare(try parser.parse(element.bytes), position: element.position, line: element.line))
+                            record = keepingNewTerms(
+                                prepare(try parser.parse(element.bytes), position: element.position, line: element.line)
+                            )
                         } catch {
-                            record = preparer.rejected(RecordProblem(
-                                position: element.position, line: element.line, problem: "is not valid JSON: \(error)"))
+                            record = preparer.rejected(
+                                RecordProblem(
+                                    position: element.position, line: element.line,
+                                    problem: "is not valid JSON: \(error)"))
                         }
                         if !add(record, bytesRead: reader.bytesRead) { return }
                     }
                 } catch {
-                    chunk.records.append(preparer.rejected(RecordProblem(position: position + 1, line: error.line, problem: error.message)))
+                    chunk.records.append(
+                        preparer.rejected(
+                            RecordProblem(position: position + 1, line: error.line, problem: error.message)))
                 }
                 if !chunk.records.isEmpty { _ = hand(bytesRead: reader.bytesRead) }
             }

@@ -1,5 +1,5 @@
-import SQLite
 import JSON
+import SQLite
 
 /// One record made ready for writing, without touching the database: validated, serialized, and (unless it is known
 /// to be stored unchanged) its search document and property rows computed. Preparing is pure, so it can run on
@@ -65,12 +65,17 @@ public struct RecordPreparer: Sendable {
         case .success(let record):
             let text = JSONWriter.string(.object(record.json))
             if text.utf8.count > RecordLimits.maxRecordBytes {
-                return PreparedRecord(position: position, line: line, outcome: .invalid([RecordProblem(
-                    position: position, line: line, entity: record.key.description,
-                    problem: "is \(text.utf8.count) bytes; the maximum is \(RecordLimits.maxRecordBytes)")]))
+                return PreparedRecord(
+                    position: position, line: line,
+                    outcome: .invalid([
+                        RecordProblem(
+                            position: position, line: line, entity: record.key.description,
+                            problem: "is \(text.utf8.count) bytes; the maximum is \(RecordLimits.maxRecordBytes)")
+                    ]))
             }
-            return PreparedRecord(position: position, line: line,
-                                  outcome: .valid(record, stored: StoredRecord.encode(text), derived: nil))
+            return PreparedRecord(
+                position: position, line: line,
+                outcome: .valid(record, stored: StoredRecord.encode(text), derived: nil))
         }
     }
 
@@ -82,7 +87,8 @@ public struct RecordPreparer: Sendable {
     func derive(_ record: EntityRecord) -> PreparedRecord.Derived {
         let declarations = declarations(for: record.type)
         let document = SearchDocument(record, declarations: declarations)
-        return PreparedRecord.Derived(document: document, properties: PropertyRow.rows(of: record, declarations: declarations),
-                                      spotlight: SpotlightTextRow.rows(of: record), terms: document.vocabularyTerms)
+        return PreparedRecord.Derived(
+            document: document, properties: PropertyRow.rows(of: record, declarations: declarations),
+            spotlight: SpotlightTextRow.rows(of: record), terms: document.vocabularyTerms)
     }
 }

@@ -1,3 +1,4 @@
+// swift-format-ignore-file
 // Generated from schema/*.sql by scripts/gen-schema.sh. Do not edit.
 import SQLite
 

@@ -46,8 +46,10 @@ struct SearchDocument {
             vocabulary += terms.filter(Self.isVocabularyWord)
             return terms.joined(separator: " ")
         }
-        columns = [text(title, keepingCodes: true), text(names, keepingCodes: true), text(subtitle), text(description),
-                   text(props, keepingCodes: true), text([record.id])]
+        columns = [
+            text(title, keepingCodes: true), text(names, keepingCodes: true), text(subtitle), text(description),
+            text(props, keepingCodes: true), text([record.id]),
+        ]
         vocabularyTerms = vocabulary
         idKey = TextAnalyzer.idKey(record.id)
         var seen = Set<String>()
@@ -56,8 +58,9 @@ struct SearchDocument {
             .joined(separator: " ")
         let titleTokens = TextAnalyzer.tokens(record.title).map(\.text)
         titlePlain = titleTokens.joined(separator: " ")
-        rank = DocumentRank(rankingHint: record.rankingHint, priority: record.priority, lastUsedAt: record.lastUsedAt,
-                            titleWords: titleTokens.count)
+        rank = DocumentRank(
+            rankingHint: record.rankingHint, priority: record.priority, lastUsedAt: record.lastUsedAt,
+            titleWords: titleTokens.count)
         var keys = Set<Int64>()
         nameKeys = (record.synonyms + record.keywords).compactMap { value in
             let key = DocumentRank.nameKey(TextAnalyzer.tokens(value).map(\.text).joined(separator: " "))
@@ -88,8 +91,10 @@ extension EntityStore {
     /// The FTS index is written by single-row statements rather than triggers: see schema/004_explicit_fts_writes.sql.
     /// `newTerms` go into `vocabulary` (words already there are ignored). Without `updatingIndex`, only the document
     /// is written (for a caller that rebuilds the whole index afterwards).
-    func writeSearchDocument(_ doc: SearchDocument, rowid: Int64, replacing: Bool, newTerms: [String],
-                             updatingIndex: Bool = true) throws {
+    func writeSearchDocument(
+        _ doc: SearchDocument, rowid: Int64, replacing: Bool, newTerms: [String],
+        updatingIndex: Bool = true
+    ) throws {
         let docid = try doc.rank.docid(rowid: rowid)
         let columns = doc.columns.map { SQLValue.text($0) }
         if replacing {
@@ -97,19 +102,22 @@ extension EntityStore {
                 if updatingIndex { try deleteIndexEntry(docid: old) }
                 try db.run("DELETE FROM name_key WHERE doc = ?", [.integer(old)])
             }
-            try db.run("""
+            try db.run(
+                """
                 UPDATE search_doc SET title = ?, names = ?, subtitle = ?, description = ?, props = ?, ident = ?, title_plain = ?,
                 codes = ?, doc = ? WHERE rowid = ?
                 """, columns + [.text(doc.titlePlain), .text(doc.codes), .integer(docid), .integer(rowid)])
         } else {
-            try db.run("""
+            try db.run(
+                """
                 INSERT INTO search_doc(title, names, subtitle, description, props, ident, title_plain, codes, doc, rowid)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, columns + [.text(doc.titlePlain), .text(doc.codes), .integer(docid), .integer(rowid)])
         }
         if updatingIndex {
-            try db.run("INSERT INTO search(rowid, title, names, subtitle, description, props, ident) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                       [.integer(docid)] + columns)
+            try db.run(
+                "INSERT INTO search(rowid, title, names, subtitle, description, props, ident) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [.integer(docid)] + columns)
             try db.run("INSERT INTO search_code(rowid, codes) VALUES (?, ?)", [.integer(docid), .text(doc.codes)])
         }
         for key in doc.nameKeys {
@@ -126,14 +134,18 @@ extension EntityStore {
     /// then a single-row 'delete' (an INSERT … SELECT would run in a statement transaction, which makes FTS5 flush
     /// its pending terms; see schema/004).
     private func deleteIndexEntry(docid: Int64) throws {
-        let old = try db.rows("SELECT title, names, subtitle, description, props, ident, codes FROM search_doc WHERE doc = ?",
-                              [.integer(docid)]) { s in (0..<7).map { SQLValue.text(s.text(Int32($0))) } }
+        let old = try db.rows(
+            "SELECT title, names, subtitle, description, props, ident, codes FROM search_doc WHERE doc = ?",
+            [.integer(docid)]
+        ) { s in (0..<7).map { SQLValue.text(s.text(Int32($0))) } }
         guard let old = old.first else { return }
-        try db.run("""
+        try db.run(
+            """
             INSERT INTO search(search, rowid, title, names, subtitle, description, props, ident)
             VALUES ('delete', ?, ?, ?, ?, ?, ?, ?)
             """, [.integer(docid)] + old.prefix(6))
-        try db.run("INSERT INTO search_code(search_code, rowid, codes) VALUES ('delete', ?, ?)", [.integer(docid), old[6]])
+        try db.run(
+            "INSERT INTO search_code(search_code, rowid, codes) VALUES ('delete', ?, ?)", [.integer(docid), old[6]])
     }
 }
 

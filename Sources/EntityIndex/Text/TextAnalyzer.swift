@@ -81,8 +81,10 @@ public enum TextAnalyzer {
                 bytes.append(b)
                 i += 1
             }
-            tokens.append(Token(text: String(decoding: bytes, as: UTF8.self), start: start, end: i, isCJK: false,
-                                hasDigit: digit, hasLetter: letter))
+            tokens.append(
+                Token(
+                    text: String(decoding: bytes, as: UTF8.self), start: start, end: i, isCJK: false,
+                    hasDigit: digit, hasLetter: letter))
         }
         return tokens
     }
@@ -99,8 +101,9 @@ public enum TextAnalyzer {
             var out = [CChar](repeating: 0, count: outCapacity)
             var count: Int32 = 0, outLength: Int32 = 0
             let rc = utf8.withMemoryRebound(to: CChar.self) { input in
-                eidx_analyze(input.baseAddress, Int32(input.count), document ? Int32(EIDX_ANALYZE_DOCUMENT) : 0, &raw,
-                             Int32(tokenCapacity), &out, Int32(outCapacity), &count, &outLength)
+                eidx_analyze(
+                    input.baseAddress, Int32(input.count), document ? Int32(EIDX_ANALYZE_DOCUMENT) : 0, &raw,
+                    Int32(tokenCapacity), &out, Int32(outCapacity), &count, &outLength)
             }
             if rc == -2 {
                 tokenCapacity *= 2
@@ -112,11 +115,12 @@ public enum TextAnalyzer {
                 (0..<Int(count)).map { i in
                     let t = raw[i]
                     let slice = UnsafeRawBufferPointer(rebasing: bytes[Int(t.norm)..<Int(t.norm + t.normLength)])
-                    return Token(text: String(decoding: slice, as: UTF8.self), start: Int(t.start), end: Int(t.end),
-                                 isCJK: t.flags & Int32(EIDX_TOKEN_CJK) != 0,
-                                 hasDigit: t.flags & Int32(EIDX_TOKEN_DIGIT) != 0,
-                                 hasLetter: t.flags & Int32(EIDX_TOKEN_LETTER) != 0,
-                                 isVariant: t.flags & Int32(EIDX_TOKEN_VARIANT) != 0)
+                    return Token(
+                        text: String(decoding: slice, as: UTF8.self), start: Int(t.start), end: Int(t.end),
+                        isCJK: t.flags & Int32(EIDX_TOKEN_CJK) != 0,
+                        hasDigit: t.flags & Int32(EIDX_TOKEN_DIGIT) != 0,
+                        hasLetter: t.flags & Int32(EIDX_TOKEN_LETTER) != 0,
+                        isVariant: t.flags & Int32(EIDX_TOKEN_VARIANT) != 0)
                 }
             }
         }
@@ -236,8 +240,11 @@ public enum TextAnalyzer {
             }
         }
         for (index, word) in all.enumerated() {
-            let isNumber = word.tokens.allSatisfy { $0.hasDigit && !$0.hasLetter } && !word.tokens.contains(where: \.isCJK)
-            if !isNumber || (number.last.map { !onlyPhoneSeparators(utf8, $0.end, word.start) } ?? false) { endNumber() }
+            let isNumber =
+                word.tokens.allSatisfy { $0.hasDigit && !$0.hasLetter } && !word.tokens.contains(where: \.isCJK)
+            if !isNumber || (number.last.map { !onlyPhoneSeparators(utf8, $0.end, word.start) } ?? false) {
+                endNumber()
+            }
             appendIndexTerms(word, to: &terms)
             if case .cjk(let chars) = word {
                 if index > 0, case .cjk(let before) = all[index - 1], before.count <= 4, chars.count <= 4,

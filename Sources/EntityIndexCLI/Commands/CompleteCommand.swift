@@ -23,7 +23,8 @@ struct CompleteCommand: Command {
                 if context.stderrIsTerminal { context.printError("no completions") }
                 return
             }
-            Output.table([["completion", "documents"]] + completions.map { [$0.term, Output.number($0.documents)] }, in: context)
+            Output.table(
+                [["completion", "documents"]] + completions.map { [$0.term, Output.number($0.documents)] }, in: context)
         }
         return 0
     }

@@ -13,10 +13,14 @@ struct CompletionsCommand: Command {
     var shell: Completions.Shell
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        guard arguments.positionals.count == 1 else { throw UsageError("completions takes one shell: bash, zsh or fish", usage: Self.spec.usage) }
+        guard arguments.positionals.count == 1 else {
+            throw UsageError("completions takes one shell: bash, zsh or fish", usage: Self.spec.usage)
+        }
         guard let shell = Completions.Shell(rawValue: arguments.positionals[0]) else {
             var message = "unknown shell \"\(arguments.positionals[0])\" (bash, zsh or fish)"
-            if let near = Suggestion.closest(to: arguments.positionals[0], in: Completions.Shell.allCases.map(\.rawValue)) {
+            if let near = Suggestion.closest(
+                to: arguments.positionals[0], in: Completions.Shell.allCases.map(\.rawValue))
+            {
                 message += "; did you mean \"\(near)\"?"
             }
             throw UsageError(message, usage: Self.spec.usage)

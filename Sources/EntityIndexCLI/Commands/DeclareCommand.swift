@@ -22,7 +22,9 @@ struct DeclareCommand: Command {
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         guard let type = arguments.value("type") else {
-            guard arguments.positionals.isEmpty else { throw UsageError("declaring needs --type", usage: Self.spec.usage) }
+            guard arguments.positionals.isEmpty else {
+                throw UsageError("declaring needs --type", usage: Self.spec.usage)
+            }
             request = nil
             return
         }
@@ -37,13 +39,16 @@ struct DeclareCommand: Command {
             }
             let parts = text.split(separator: ":")
             guard parts.count == 2 || (parts.count == 3 && parts[2] == "unsortable") else {
-                throw UsageError("expected NAME:KIND[:unsortable][@indexingKey], got \"\(spec)\"", usage: Self.spec.usage)
+                throw UsageError(
+                    "expected NAME:KIND[:unsortable][@indexingKey], got \"\(spec)\"", usage: Self.spec.usage)
             }
             guard let kind = PropertyDeclaration.Kind(rawValue: String(parts[1])) else {
                 let kinds = PropertyDeclaration.Kind.allCases.map(\.rawValue).joined(separator: ", ")
-                throw UsageError("unknown KIND \"\(parts[1])\" in \"\(spec)\" (kinds: \(kinds))", usage: Self.spec.usage)
+                throw UsageError(
+                    "unknown KIND \"\(parts[1])\" in \"\(spec)\" (kinds: \(kinds))", usage: Self.spec.usage)
             }
-            properties.append(PropertyDeclaration(name: String(parts[0]), kind: kind, sortable: parts.count == 2, indexingKey: key))
+            properties.append(
+                PropertyDeclaration(name: String(parts[0]), kind: kind, sortable: parts.count == 2, indexingKey: key))
         }
         request = DeclareRequest(type: type, properties: properties)
     }
@@ -53,7 +58,9 @@ struct DeclareCommand: Command {
             try context.run(DeclarationsMethod()) { types in
                 for t in types {
                     for d in t.properties {
-                        context.print("\(t.type).\(d.name)  \(d.kind.rawValue)\(d.sortable ? "" : " unsortable")\(d.indexingKey.map { " @" + $0 } ?? "")")
+                        context.print(
+                            "\(t.type).\(d.name)  \(d.kind.rawValue)\(d.sortable ? "" : " unsortable")\(d.indexingKey.map { " @" + $0 } ?? "")"
+                        )
                     }
                 }
             }

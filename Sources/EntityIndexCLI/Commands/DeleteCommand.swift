@@ -22,8 +22,9 @@ struct DeleteCommand: Command {
     var writes: Bool { true }
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        request = DeleteRequest(type: arguments.value("type"), ids: arguments.positionals, domains: arguments.all("domain"),
-                                all: arguments.flag("all"))
+        request = DeleteRequest(
+            type: arguments.value("type"), ids: arguments.positionals, domains: arguments.all("domain"),
+            all: arguments.flag("all"))
         if !request.ids.isEmpty && request.type == nil {
             throw UsageError("deleting by ID needs --type", usage: Self.spec.usage)
         }

@@ -8,7 +8,10 @@ struct IngestCommand: Command {
         name: "ingest", abstract: "Ingest entity records (a JSON array or NDJSON) from a file or stdin",
         usage: "entityidx ingest FILE|- [--skip-invalid] [--client-state S [--expect-client-state S0]] [--json]",
         options: [
-            ("skip-invalid", "leave invalid records out, commit the valid ones and list every skipped one (exit 2 if any)"),
+            (
+                "skip-invalid",
+                "leave invalid records out, commit the valid ones and list every skipped one (exit 2 if any)"
+            ),
             ("client-state=", "commit the ingest as a batch with this client state (at most 250 bytes)"),
             ("expect-client-state=", "only commit if the stored client state is this one (compare-and-swap)"),
         ],
@@ -30,7 +33,9 @@ struct IngestCommand: Command {
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         guard arguments.positionals.count == 1 else {
-            throw UsageError(arguments.positionals.isEmpty ? "missing FILE (use - for stdin)" : "ingest takes one FILE", usage: Self.spec.usage)
+            throw UsageError(
+                arguments.positionals.isEmpty ? "missing FILE (use - for stdin)" : "ingest takes one FILE",
+                usage: Self.spec.usage)
         }
         path = arguments.positionals[0]
         clientState = arguments.value("client-state")
@@ -62,7 +67,9 @@ struct IngestCommand: Command {
         let counts: IngestCounts
         do {
             counts = try ingestion.finish()
-            if let clientState { try store.endBatch(clientState: clientState, expected: expectedClientState.map { .some($0) }) }
+            if let clientState {
+                try store.endBatch(clientState: clientState, expected: expectedClientState.map { .some($0) })
+            }
         } catch {
             store.abortBatch()
             throw error
@@ -70,9 +77,11 @@ struct IngestCommand: Command {
         for problem in counts.problems { context.printError("skipped " + problem.description) }
         context.emit(IngestRequest.self, counts) { counts in
             let elapsed = progress.elapsed
-            var line = "inserted \(Output.number(counts.inserted)), updated \(Output.number(counts.updated)), unchanged \(Output.number(counts.unchanged))"
+            var line =
+                "inserted \(Output.number(counts.inserted)), updated \(Output.number(counts.updated)), unchanged \(Output.number(counts.unchanged))"
             if skipInvalid { line += ", skipped \(Output.number(counts.skipped))" }
-            context.print(line + " (\(Output.count(counts.total, "record", "records")) in \(String(format2(elapsed))) s)")
+            context.print(
+                line + " (\(Output.count(counts.total, "record", "records")) in \(String(format2(elapsed))) s)")
         }
         return counts.skipped > 0 ? 2 : 0
     }
@@ -105,7 +114,9 @@ final class Progress {
         last = t
         shown = true
         let rate = Int(Double(records) / max(t, 0.001))
-        context.errorOutput("\r\u{1B}[K  \(Output.number(records)) records  \(Output.number(rate))/s  \(Int(t)) s  \(Output.number(bytes >> 20)) MiB")
+        context.errorOutput(
+            "\r\u{1B}[K  \(Output.number(records)) records  \(Output.number(rate))/s  \(Int(t)) s  \(Output.number(bytes >> 20)) MiB"
+        )
     }
 
     func finish() {

@@ -21,7 +21,9 @@ struct PipeCommand: Command {
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         guard arguments.positionals.isEmpty else { throw UsageError("pipe takes no arguments", usage: Self.spec.usage) }
-        maxLineBytes = try arguments.int("max-line-bytes", range: 1024...(1 << 30), usage: Self.spec.usage) ?? PipeServer.defaultMaxLineBytes
+        maxLineBytes =
+            try arguments.int("max-line-bytes", range: 1024...(1 << 30), usage: Self.spec.usage)
+            ?? PipeServer.defaultMaxLineBytes
     }
 
     func run(_ context: CommandContext) throws -> Int32 {

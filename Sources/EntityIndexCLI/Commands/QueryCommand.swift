@@ -9,7 +9,10 @@ struct QueryCommand: Command {
         usage: "entityidx query --type T [--filter 'PROP OP VALUE']… [--or] [--sort PROP[:desc]]… [--limit N] [--json]",
         options: [
             ("type=", "the entity type (required)"),
-            ("filter=", "e.g. 'total ge 10', 'status eq shipped', 'placedAt between [\"2026-01-01T00:00:00Z\",\"2026-02-01T00:00:00Z\"]'"),
+            (
+                "filter=",
+                "e.g. 'total ge 10', 'status eq shipped', 'placedAt between [\"2026-01-01T00:00:00Z\",\"2026-02-01T00:00:00Z\"]'"
+            ),
             ("or", "match any filter instead of all"),
             ("sort=", "sort key, PROP or PROP:desc (repeatable, first is primary)"),
             ("limit=", "at most N results (default: all, up to 10000 a page)"),
@@ -27,25 +30,35 @@ struct QueryCommand: Command {
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         guard let type = arguments.value("type") else { throw UsageError("missing --type", usage: Self.spec.usage) }
-        guard arguments.positionals.isEmpty else { throw UsageError("query takes no arguments (use --filter)", usage: Self.spec.usage) }
-        let filters = try arguments.all("filter").map { text throws(UsageError) in try FilterSyntax.parse(text, usage: Self.spec.usage) }
+        guard arguments.positionals.isEmpty else {
+            throw UsageError("query takes no arguments (use --filter)", usage: Self.spec.usage)
+        }
+        let filters = try arguments.all("filter").map { text throws(UsageError) in
+            try FilterSyntax.parse(text, usage: Self.spec.usage)
+        }
         let sort = arguments.all("sort").map { key in
             let parts = key.split(separator: ":", maxSplits: 1)
-            return PropertySort(property: String(parts.first ?? ""), descending: parts.count == 2 && parts[1].lowercased() == "desc")
+            return PropertySort(
+                property: String(parts.first ?? ""), descending: parts.count == 2 && parts[1].lowercased() == "desc")
         }
-        request = PropertyQueryRequest(type: type, filters: filters, mode: arguments.flag("or") ? .or : .and, sort: sort,
-                                       limit: try arguments.limit(usage: Self.spec.usage), cursor: arguments.value("cursor"))
+        request = PropertyQueryRequest(
+            type: type, filters: filters, mode: arguments.flag("or") ? .or : .and, sort: sort,
+            limit: try arguments.limit(usage: Self.spec.usage), cursor: arguments.value("cursor"))
     }
 
     func run(_ context: CommandContext) throws -> Int32 {
         var shown: [String] = []
-        for name in request.filters.map(\.property) + request.sort.map(\.property) where !shown.contains(name) { shown.append(name) }
+        for name in request.filters.map(\.property) + request.sort.map(\.property) where !shown.contains(name) {
+            shown.append(name)
+        }
         try context.run(request) { page in
             Output.entities(page.entities, in: context, header: ["entity", "title"] + shown + ["subtitle"]) { e in
                 shown.map { name in e.record["properties"]?[name].map { Output.clip(Output.display($0), 30) } ?? "" }
             }
             if let next = page.nextCursor {
-                context.printError("more than \(Output.count(page.entities.count, "result", "results")): continue with --cursor \(next)")
+                context.printError(
+                    "more than \(Output.count(page.entities.count, "result", "results")): continue with --cursor \(next)"
+                )
             }
         }
         return 0

@@ -14,7 +14,9 @@ struct RebuildCommand: Command {
             """)
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        guard arguments.positionals.isEmpty else { throw UsageError("rebuild takes no arguments", usage: Self.spec.usage) }
+        guard arguments.positionals.isEmpty else {
+            throw UsageError("rebuild takes no arguments", usage: Self.spec.usage)
+        }
     }
 
     func run(_ context: CommandContext) throws -> Int32 {

@@ -27,18 +27,24 @@ struct ReindexCommand: Command {
     }
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        guard let name = arguments.positionals.first else { throw UsageError("missing request, pending or ack", usage: Self.spec.usage) }
+        guard let name = arguments.positionals.first else {
+            throw UsageError("missing request, pending or ack", usage: Self.spec.usage)
+        }
         let rest = Array(arguments.positionals.dropFirst())
         switch name {
         case "request":
             let type = arguments.value("type")
-            if !rest.isEmpty && type == nil { throw UsageError("reindex request with IDs needs --type", usage: Self.spec.usage) }
+            if !rest.isEmpty && type == nil {
+                throw UsageError("reindex request with IDs needs --type", usage: Self.spec.usage)
+            }
             action = .request(ReindexRequest(type: type, ids: rest.isEmpty ? nil : rest))
         case "pending":
             guard rest.isEmpty else { throw UsageError("reindex pending takes no arguments", usage: Self.spec.usage) }
             action = .pending
         case "ack":
-            guard rest.count == 1, let id = Int64(rest[0]), id > 0 else { throw UsageError("reindex ack takes one request id", usage: Self.spec.usage) }
+            guard rest.count == 1, let id = Int64(rest[0]), id > 0 else {
+                throw UsageError("reindex ack takes one request id", usage: Self.spec.usage)
+            }
             action = .ack(ReindexAckRequest(requestId: id))
         default:
             throw UsageError("unknown reindex action '\(name)'", usage: Self.spec.usage)
@@ -58,7 +64,9 @@ struct ReindexCommand: Command {
                     let scope = r.type.map { t in r.ids != nil ? "\(t) (ids)" : "\(t) (all)" } ?? "everything"
                     let list = r.outstanding.prefix(20).map { r.type != nil ? $0.id : $0.description }
                     let more = r.outstanding.count > 20 ? " …" : ""
-                    context.print("request \(r.requestId)  \(scope)  outstanding \(r.outstanding.count)\(list.isEmpty ? "" : ": " + list.joined(separator: " "))\(more)")
+                    context.print(
+                        "request \(r.requestId)  \(scope)  outstanding \(r.outstanding.count)\(list.isEmpty ? "" : ": " + list.joined(separator: " "))\(more)"
+                    )
                 }
             }
         }

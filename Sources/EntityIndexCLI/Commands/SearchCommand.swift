@@ -6,7 +6,8 @@ import JSON
 struct SearchCommand: Command {
     static let spec = CommandSpec(
         name: "search", abstract: "Search entities by text, best first",
-        usage: "entityidx search QUERY… [--type T] [--limit N] [--filter 'PROP OP VALUE']… [--explain] [--highlight] [--json]",
+        usage:
+            "entityidx search QUERY… [--type T] [--limit N] [--filter 'PROP OP VALUE']… [--explain] [--highlight] [--json]",
         options: [
             ("type=", "only entities of this type"),
             ("limit=", "at most N results (default 20)"),
@@ -28,7 +29,9 @@ struct SearchCommand: Command {
         guard !arguments.positionals.isEmpty else { throw UsageError("missing QUERY", usage: Self.spec.usage) }
         request = SearchRequest(
             query: arguments.positionals.joined(separator: " "), type: arguments.value("type"),
-            filters: try arguments.all("filter").map { text throws(UsageError) in try FilterSyntax.parse(text, usage: Self.spec.usage) },
+            filters: try arguments.all("filter").map { text throws(UsageError) in
+                try FilterSyntax.parse(text, usage: Self.spec.usage)
+            },
             explain: arguments.flag("explain"), highlight: arguments.flag("highlight"))
         if let limit = try arguments.limit(usage: Self.spec.usage) { request.limit = limit }
     }
@@ -40,7 +43,9 @@ struct SearchCommand: Command {
             if request.highlight {
                 var rows = [["entity", "field", "at", "matched"]]
                 for e in results {
-                    for span in e.highlights ?? [] { rows.append([e.key.description, span.field, "\(span.start)–\(span.end)", span.text]) }
+                    for span in e.highlights ?? [] {
+                        rows.append([e.key.description, span.field, "\(span.start)–\(span.end)", span.text])
+                    }
                 }
                 if rows.count > 1 {
                     context.print("")
@@ -55,7 +60,9 @@ struct SearchCommand: Command {
 /// The ranking tiers of each result as a table: one row per result, one column per tier (as the engine names them).
 func explanations(_ results: [EntityResult], in context: CommandContext) {
     var columns: [String] = []
-    for e in results { for key in e.explanation?.object?.keys ?? [] where !columns.contains(key) { columns.append(key) } }
+    for e in results {
+        for key in e.explanation?.object?.keys ?? [] where !columns.contains(key) { columns.append(key) }
+    }
     guard !columns.isEmpty else { return }
     var rows = [["entity"] + columns]
     for e in results {

@@ -32,7 +32,8 @@ struct SpotlightCommand: Command {
         if let fetch = arguments.value("fetch") {
             let names = fetch.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingSpaces }
             guard !names.contains(where: \.isEmpty) else {
-                throw UsageError("--fetch needs attribute names separated by commas, e.g. title,keywords", usage: Self.spec.usage)
+                throw UsageError(
+                    "--fetch needs attribute names separated by commas, e.g. title,keywords", usage: Self.spec.usage)
             }
             request.fetchAttributes = names
         }
@@ -42,9 +43,13 @@ struct SpotlightCommand: Command {
         try context.run(request) { results in
             guard let fetched = request.fetchAttributes else { return Output.entities(results, in: context) }
             if results.isEmpty && context.stderrIsTerminal { context.printError("no entities") }
-            Output.table(results.map { e in
-                ["\(e.key)"] + fetched.map { name in e.record[name].map { "\(name)=" + Output.clip(Output.display($0), 40) } ?? "" }
-            }, in: context)
+            Output.table(
+                results.map { e in
+                    ["\(e.key)"]
+                        + fetched.map { name in
+                            e.record[name].map { "\(name)=" + Output.clip(Output.display($0), 40) } ?? ""
+                        }
+                }, in: context)
         }
         return 0
     }

@@ -9,7 +9,9 @@ struct StateCommand: Command {
         discussion: "An app resumes from this after a crash, like CSSearchableIndex.fetchLastClientState.")
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        guard arguments.positionals.isEmpty else { throw UsageError("state takes no arguments", usage: Self.spec.usage) }
+        guard arguments.positionals.isEmpty else {
+            throw UsageError("state takes no arguments", usage: Self.spec.usage)
+        }
     }
 
     func run(_ context: CommandContext) throws -> Int32 {

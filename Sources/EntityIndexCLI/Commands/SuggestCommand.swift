@@ -12,7 +12,9 @@ struct SuggestCommand: Command {
     var request: SuggestRequest
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        guard arguments.positionals.isEmpty else { throw UsageError("suggest takes no arguments", usage: Self.spec.usage) }
+        guard arguments.positionals.isEmpty else {
+            throw UsageError("suggest takes no arguments", usage: Self.spec.usage)
+        }
         request = SuggestRequest(type: arguments.value("type"))
         if let limit = try arguments.limit(usage: Self.spec.usage) { request.limit = limit }
     }
@@ -22,8 +24,10 @@ struct SuggestCommand: Command {
             // Why each is suggested: the tiers of the order, first to last.
             let header = ["entity", "title", "priority", "engagement", "rankingHint", "lastUsedAt", "subtitle"]
             Output.entities(results, in: context, numbered: true, header: header) { e in
-                [e.record["priority"].map(Output.display) ?? "", e.engagement.map(Output.decimal) ?? "",
-                 e.record["rankingHint"].map(Output.display) ?? "", e.record["lastUsedAt"].map(Output.display) ?? ""]
+                [
+                    e.record["priority"].map(Output.display) ?? "", e.engagement.map(Output.decimal) ?? "",
+                    e.record["rankingHint"].map(Output.display) ?? "", e.record["lastUsedAt"].map(Output.display) ?? "",
+                ]
             }
         }
         return 0

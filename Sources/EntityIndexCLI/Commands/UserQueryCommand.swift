@@ -23,8 +23,12 @@ struct UserQueryCommand: Command {
     init(_ arguments: ParsedArguments) throws(UsageError) {
         guard !arguments.positionals.isEmpty else { throw UsageError("missing TEXT", usage: Self.spec.usage) }
         request = UserQueryRequest(query: arguments.positionals.joined(separator: " "))
-        if let n = try arguments.int("max-items", range: 0...EntityStore.maxResults, usage: Self.spec.usage) { request.maxItems = n }
-        if let n = try arguments.int("max-suggestions", range: 0...UserQueryRequest.maxSuggestionsLimit, usage: Self.spec.usage) {
+        if let n = try arguments.int("max-items", range: 0...EntityStore.maxResults, usage: Self.spec.usage) {
+            request.maxItems = n
+        }
+        if let n = try arguments.int(
+            "max-suggestions", range: 0...UserQueryRequest.maxSuggestionsLimit, usage: Self.spec.usage)
+        {
             request.maxSuggestions = n
         }
     }

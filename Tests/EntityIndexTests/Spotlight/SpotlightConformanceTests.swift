@@ -1,7 +1,7 @@
 import EntityIndex
 import JSON
-import Testing
 import TestSupport
+import Testing
 
 /// The conformance strings of the reference (Apple's examples, in ASCII quotes), each with its expected result set.
 @Suite struct SpotlightConformanceTests {
@@ -68,24 +68,33 @@ import TestSupport
         Case(number: 9, query: #"title == "*paris*""#, expected: ["paris-lower", "jpg", "parisol", "comparison"]),
         Case(number: 10, query: "title == 'paris'", expected: ["paris-lower"]),
         Case(number: 11, query: #"authorNames == "Steve"wc && contentType == "audio"wc"#, expected: ["steve-song"]),
-        Case(number: 12, query: #"authorNames == "Steve"wc && (contentType == "audio"wc || contentType == "video"wc)"#,
-             expected: ["steve-song", "steve-film"]),
-        Case(number: 13, query: #"(authorNames == "Tim"wc || authorNames == "Steve"wc) && InRange(completionDate,$time.today(-10),$time.today)"#,
-             expected: ["tim", "steve-song", "steve-photo"]),
+        Case(
+            number: 12, query: #"authorNames == "Steve"wc && (contentType == "audio"wc || contentType == "video"wc)"#,
+            expected: ["steve-song", "steve-film"]),
+        Case(
+            number: 13,
+            query:
+                #"(authorNames == "Tim"wc || authorNames == "Steve"wc) && InRange(completionDate,$time.today(-10),$time.today)"#,
+            expected: ["tim", "steve-song", "steve-photo"]),
         Case(number: 14, query: "title == 'Par*'c", expected: ["paris", "paris-lower", "jpg", "parisol"]),
         Case(number: 15, query: #"contentType == "public.email-message" && subject != "Re:*""#, expected: ["hello"]),
         Case(number: 16, query: #"contentTypeTree="public.image""#, expected: ["image", "jpeg"]),
         Case(number: 17, query: #"contentDescription == "*foo*"c"#, expected: ["desc-foo", "desc-food"]),
         Case(number: 18, query: #"(title == "*lyon*"cd) || (textContent == "*lyon*"cd)"#, expected: ["lyon", "trip"]),
         Case(number: 19, query: #"title == "*lyon*"c || textContent == "*lyon*"c"#, expected: ["lyon", "trip"]),
-        Case(number: 20, query: #"""
-            (contentType == "public.email-message" || bundleID == "com.example.app" || _kMDItemBundleID == "com.example.app") && (title == "*lunch*" || kMDItemDisplayName == "*lunch*" || _kMDItemSnippet == "*lunch*")
-            """#, expected: ["re", "bundle"]),
+        Case(
+            number: 20,
+            query: #"""
+                (contentType == "public.email-message" || bundleID == "com.example.app" || _kMDItemBundleID == "com.example.app") && (title == "*lunch*" || kMDItemDisplayName == "*lunch*" || _kMDItemSnippet == "*lunch*")
+                """#, expected: ["re", "bundle"]),
         // Row 20's escaping of the user's text: \ becomes \\ and " becomes \".
         Case(number: 20, query: #"title == "*said \"hi\" \\ bye*""#, expected: ["quote"]),
         Case(number: 21, query: #"kMDItemAuthors ==[c] "Steve""#, expected: ["md-steve"]),
-        Case(number: 22, query: #"(kMDItemAuthors == "Kevin"wc || kMDItemAuthors == "Steve"wc) && (kMDItemContentType == "audio"wc || kMDItemContentType == "video"wc)"#,
-             expected: ["md-kevin"]),
+        Case(
+            number: 22,
+            query:
+                #"(kMDItemAuthors == "Kevin"wc || kMDItemAuthors == "Steve"wc) && (kMDItemContentType == "audio"wc || kMDItemContentType == "video"wc)"#,
+            expected: ["md-kevin"]),
     ]
 
     @Test(arguments: cases) func conformance(_ c: Case) throws {
@@ -99,6 +108,7 @@ import TestSupport
         let error = try #require(throws: EntityIndexError.self) { try store.spotlight(SpotlightRequest(query: query)) }
         #expect(error.code == .invalidQuery)
         #expect(error.position == 53)
-        #expect(error.message == "invalid query at character 53: expected &&, || or the end of the query, found '\u{2019}'")
+        #expect(
+            error.message == "invalid query at character 53: expected &&, || or the end of the query, found '\u{2019}'")
     }
 }

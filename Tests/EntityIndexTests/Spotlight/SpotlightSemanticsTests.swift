@@ -1,7 +1,7 @@
 import EntityIndex
 import JSON
-import Testing
 import TestSupport
+import Testing
 
 /// Each operator, modifier, wildcard position, escape, alias and array rule of `spotlight`, with its result set.
 @Suite struct SpotlightSemanticsTests {
@@ -38,7 +38,8 @@ import TestSupport
         Case("rating == 2", ["c2"]), Case("rating = 2", ["c2"]), Case("rating != 2", ["c1", "c3", "c4", "c5"]),
         Case("rating < 3", ["c1", "c2"]), Case("rating <= 3", ["c1", "c2", "c3"]), Case("rating > 4", ["c4", "c5"]),
         Case("rating >= 4.5", ["c4", "c5"]), Case("InRange(rating, 2, 4.5)", ["c2", "c3", "c4"]),
-        Case("rating == -1e3", []), Case("open == 1", ["c4"]), Case(#"title != "CAFÉ""#, ["c1", "c2", "c4", "c5", "c6"]),
+        Case("rating == -1e3", []), Case("open == 1", ["c4"]),
+        Case(#"title != "CAFÉ""#, ["c1", "c2", "c4", "c5", "c6"]),
         Case(#"rating == "2""#, []), Case(#"title == 3"#, []),
     ])
     func operators(_ c: Case) throws { #expect(try Self.ids(c.query) == c.expected) }
@@ -124,31 +125,42 @@ import TestSupport
     }
 
     /// Each alias reads the record field the README's table names.
-    @Test(arguments: [
-        ("title", "Alias", true), ("displayName", "Alias", true), ("kMDItemTitle", "Alias", true),
-        ("kMDItemDisplayName", "Alias", true), ("contentDescription", "Described", true), ("textContent", "Described", true),
-        ("kMDItemTextContent", "Described", true), ("subtitle", "Sub", true), ("keywords", "kw2", true),
-        ("kMDItemKeywords", "kw1", true), ("alternateNames", "Other name", true), ("contentType", "alias.kind", true),
-        ("kMDItemContentType", "alias.kind", true), ("contentTypeTree", "alias", true), ("contentType", "alias", false),
-        ("domainIdentifier", "shop", true), ("domainIdentifier", "shop.eu", true), ("domainIdentifier", "shop.e*", true),
-        ("domainIdentifier", "sho", false), ("uniqueIdentifier", "A-1", true), ("uniqueIdentifier", "a-1", false),
-        ("extra", "prop", true), ("Title", "Alias", false),
-    ] as [(String, String, Bool)])
+    @Test(
+        arguments: [
+            ("title", "Alias", true), ("displayName", "Alias", true), ("kMDItemTitle", "Alias", true),
+            ("kMDItemDisplayName", "Alias", true), ("contentDescription", "Described", true),
+            ("textContent", "Described", true),
+            ("kMDItemTextContent", "Described", true), ("subtitle", "Sub", true), ("keywords", "kw2", true),
+            ("kMDItemKeywords", "kw1", true), ("alternateNames", "Other name", true),
+            ("contentType", "alias.kind", true),
+            ("kMDItemContentType", "alias.kind", true), ("contentTypeTree", "alias", true),
+            ("contentType", "alias", false),
+            ("domainIdentifier", "shop", true), ("domainIdentifier", "shop.eu", true),
+            ("domainIdentifier", "shop.e*", true),
+            ("domainIdentifier", "sho", false), ("uniqueIdentifier", "A-1", true), ("uniqueIdentifier", "a-1", false),
+            ("extra", "prop", true), ("Title", "Alias", false),
+        ] as [(String, String, Bool)])
     func aliases(_ attribute: String, _ value: String, _ matches: Bool) throws {
         let store = try TestSupport.store(now: "2026-03-04T15:30:00Z")
-        _ = try store.ingest([TestSupport.json(#"""
-            {"type":"alias.kind","id":"A-1","title":"Alias","subtitle":"Sub","description":"Described","keywords":["kw1","kw2"],
-             "synonyms":["Other name"],"domain":"shop.eu","lastUsedAt":"2026-03-01T00:00:00Z","rankingHint":40,
-             "properties":{"extra":"prop"}}
-            """#)])
+        _ = try store.ingest([
+            TestSupport.json(
+                #"""
+                {"type":"alias.kind","id":"A-1","title":"Alias","subtitle":"Sub","description":"Described","keywords":["kw1","kw2"],
+                 "synonyms":["Other name"],"domain":"shop.eu","lastUsedAt":"2026-03-01T00:00:00Z","rankingHint":40,
+                 "properties":{"extra":"prop"}}
+                """#)
+        ])
         #expect(try Self.ids("\(attribute) == \"\(value)\"", store: store) == (matches ? ["A-1"] : []))
     }
 
     @Test func aliasesOfNumbersAndDates() throws {
         let store = try TestSupport.store(now: "2026-03-04T15:30:00Z")
         _ = try store.ingest([
-            TestSupport.json(#"{"type":"t","id":"1","title":"A","lastUsedAt":"2026-03-04T10:00:00Z","rankingHint":40,"expiresAt":"2026-03-10T00:00:00Z"}"#),
-            TestSupport.json(#"{"type":"t","id":"2","title":"B","lastUsedAt":"2026-02-01T10:00:00Z","rankingHint":90}"#),
+            TestSupport.json(
+                #"{"type":"t","id":"1","title":"A","lastUsedAt":"2026-03-04T10:00:00Z","rankingHint":40,"expiresAt":"2026-03-10T00:00:00Z"}"#
+            ),
+            TestSupport.json(
+                #"{"type":"t","id":"2","title":"B","lastUsedAt":"2026-02-01T10:00:00Z","rankingHint":90}"#),
         ])
         #expect(try Self.ids("lastUsedDate >= $time.today", store: store) == ["1"])
         #expect(try Self.ids("lastUsedDate != $time.iso(2026-02-01T10:00:00Z)", store: store) == ["1"])
@@ -160,11 +172,15 @@ import TestSupport
 
     @Test func fetchAttributesReturnOnlyThose() throws {
         let store = try Self.store()
-        let results = try store.spotlight(SpotlightRequest(query: "rating == 1", fetchAttributes: ["displayName", "tags", "contentType", "missing"]))
+        let results = try store.spotlight(
+            SpotlightRequest(query: "rating == 1", fetchAttributes: ["displayName", "tags", "contentType", "missing"]))
         #expect(results.count == 1)
-        #expect(results[0].record == JSONObject([
-            ("type", "cafe"), ("id", "c1"), ("displayName", "Café Noir"), ("tags", ["hot", "Dark Roast"]), ("contentType", "cafe"),
-        ]))
+        #expect(
+            results[0].record
+                == JSONObject([
+                    ("type", "cafe"), ("id", "c1"), ("displayName", "Café Noir"), ("tags", ["hot", "Dark Roast"]),
+                    ("contentType", "cafe"),
+                ]))
     }
 
     @Test func hiddenAreIncludedExpiredAreNotTypeAndLimitApply() throws {
@@ -196,6 +212,8 @@ import TestSupport
         #expect(try Self.ids(#"title == "Café Noir""#, store: store) == [])
         _ = try store.delete(DeleteRequest(type: "cafe", ids: ["c1"]))
         #expect(try Self.ids(#"title == "Renamed""#, store: store) == [])
-        #expect(try store.db.scalar("SELECT count(*) FROM spotlight_text WHERE entity NOT IN (SELECT rowid FROM entity)")?.int == 0)
+        #expect(
+            try store.db.scalar("SELECT count(*) FROM spotlight_text WHERE entity NOT IN (SELECT rowid FROM entity)")?
+                .int == 0)
     }
 }

@@ -1,7 +1,7 @@
 import EntityIndex
 import JSON
-import Testing
 import TestSupport
+import Testing
 
 /// `userQuery`: items are the search for the text as typed; suggestions complete the whole typed string.
 @Suite struct UserQueryTests {
@@ -28,10 +28,16 @@ import TestSupport
 
     @Test func startsFirstThenMoreEntitiesThenShorter() throws {
         let store = try Self.store()
-        #expect(try store.userQuery(UserQueryRequest(query: "new")).suggestions.map(\.text) == ["New York", "Newark", "New Delhi"])
+        #expect(
+            try store.userQuery(UserQueryRequest(query: "new")).suggestions.map(\.text) == [
+                "New York", "Newark", "New Delhi",
+            ])
         #expect(try store.userQuery(UserQueryRequest(query: "york")).suggestions.map(\.text) == ["York", "New York"])
         #expect(try store.userQuery(UserQueryRequest(query: "york")).suggestions.last?.matchedRanges == [4..<8])
-        #expect(try store.userQuery(UserQueryRequest(query: "city", maxSuggestions: 1)).suggestions.map(\.text) == ["Brick City"])
+        #expect(
+            try store.userQuery(UserQueryRequest(query: "city", maxSuggestions: 1)).suggestions.map(\.text) == [
+                "Brick City"
+            ])
         #expect(try store.userQuery(UserQueryRequest(query: "new", maxSuggestions: 0)).suggestions.isEmpty)
         #expect(try store.userQuery(UserQueryRequest(query: "  ")).suggestions.isEmpty)
     }
