@@ -48,6 +48,8 @@ import Testing
                 }.joined(separator: "\n"))
             files.append(path)
         }
+        // The kill moments are random but seeded, so that a failing round can be replayed.
+        var rng = TestSupport.SeededGenerator(seed: 0xC0FFEE)
         for round in 0..<Self.rounds {
             let file = files[round % files.count]
             let p = Process()
@@ -56,7 +58,7 @@ import Testing
             p.standardOutput = FileHandle.nullDevice
             p.standardError = FileHandle.nullDevice
             try p.run()
-            usleep(UInt32.random(in: 20_000...600_000))
+            usleep(UInt32.random(in: 20_000...600_000, using: &rng))
             if p.isRunning { kill(p.processIdentifier, SIGKILL) }
             p.waitUntilExit()
             try checkIntegrity(db)

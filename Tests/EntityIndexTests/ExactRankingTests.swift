@@ -10,18 +10,6 @@ import Testing
 /// queries; each result list is compared with a brute-force ranking written here from the README's tiers over
 /// every entity, on the stored normalized columns.
 @Suite struct ExactRankingTests {
-    /// SplitMix64: a seeded generator, so that a failure can be replayed.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let words = [
         "kettle", "kettlebell", "copper", "lamp", "lampshade", "blue", "bluebell", "mug", "cruz", "lara",
         "tea", "teapot", "set", "desk", "stand", "storm", "lantern", "gadget", "müller", "mueller",
@@ -31,7 +19,7 @@ import Testing
     // MARK: - The corpus
 
     static func corpus(_ count: Int, seed: UInt64) -> [JSONValue] {
-        var rng = Generator(state: seed)
+        var rng = TestSupport.SeededGenerator(seed: seed)
         func phrase(_ n: ClosedRange<Int>) -> String {
             (0..<Int.random(in: n, using: &rng)).map { _ in words.randomElement(using: &rng)! }.joined(separator: " ")
         }
@@ -166,7 +154,7 @@ import Testing
         let store = try TestSupport.store()
         _ = try store.ingest(Self.corpus(count, seed: seed))
         let all = try Self.entities(store)
-        var rng = Generator(state: seed &* 7919)
+        var rng = TestSupport.SeededGenerator(seed: seed &* 7919)
         let plain = Self.words.filter { $0.allSatisfy(\.isASCII) }
         var compared = 0
         for _ in 0..<(count >= 10_000 ? 200 : 500) {
