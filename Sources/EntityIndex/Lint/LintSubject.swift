@@ -73,7 +73,7 @@ final class LintSubject {
 
     /// The engine's normalization of a field: its search tokens (case, width, accents folded), space-separated.
     static func normalize(_ text: String) -> String {
-        TextAnalyzer.tokens(text).map(\.text).joined(separator: " ")
+        EntityStore.comparisonText(text)
     }
 
     /// The size of what Spotlight would index for the record: every field entityidx searches.

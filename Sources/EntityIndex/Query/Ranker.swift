@@ -102,11 +102,6 @@ struct Ranker {
         Array(ranked.sorted(by: Ranked.precedes).prefix(limit))
     }
 
-    /// Whether every term of the query matches some column of the row (the AND of the FTS query).
-    func matchesEveryTerm(_ c: CandidateRow) -> Bool {
-        query.terms.allSatisfy { term in (0..<CandidateRow.columnCount).contains { term.match(c.column($0)) != nil } }
-    }
-
     /// The features of a candidate found by the trigram index: a word of the query is inside one of its codes.
     func fragmentFeatures(_ c: CandidateRow) -> Ranked {
         var ranked = features(c)

@@ -233,15 +233,6 @@ struct TermList {
         }
     }
 
-    /// How many terms the column has.
-    var termCount: Int {
-        var n = 0
-        forEachTerm { _ in
-            n += 1; return true
-        }
-        return n
-    }
-
     /// Whether the term in `range` equals `word`, or starts with it when `prefix`.
     @inline(__always) func term(_ range: Range<Int>, is word: [UInt8], prefix: Bool) -> Bool {
         let n = word.count
@@ -305,6 +296,9 @@ struct SearchQuery: Sendable {
     /// Normalized tokens of the whole query, for the exactness tier.
     var tokens: [String]
     var tokenBytes: [[UInt8]]
+    /// The tokens joined by spaces, as `search_doc.title_plain` holds a title's, and their `name_key` hash.
+    var plainKey: String
+    var nameKey: Int64?
 
     init(_ text: String) {
         let raw = Self.cut(text)
@@ -340,6 +334,8 @@ struct SearchQuery: Sendable {
         self.tokenBytes = tokens.map { Array($0.utf8) }
         self.idKey = self.tokens.joined()
         self.idKeyBytes = Array(idKey.utf8)
+        self.plainKey = tokens.joined(separator: " ")
+        self.nameKey = DocumentRank.nameKey(plainKey)
     }
 
     var isEmpty: Bool { terms.isEmpty }

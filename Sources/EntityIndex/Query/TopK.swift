@@ -76,7 +76,7 @@ struct TopK {
         func bucket(_ attribute: Int, _ exactness: Int) -> Ranker.Bucket {
             Ranker.Bucket(exact: 1, fragment: 0, typos: typos, attribute: attribute, exactness: exactness)
         }
-        let titleKey = query.tokens.joined(separator: " ")
+        let titleKey = query.plainKey
         // Every word in the title or id: equal, starting and whole-word titles have the query's own words, so they
         // have no typos.
         if typos == 0, !titleKey.isEmpty {
@@ -90,7 +90,7 @@ struct TopK {
         }
         try readBucket(bucket(0, 4), fts, [.text(match("title ident"))])
         // Then by attribute: a synonym or keyword equal to the query first, then the rest.
-        let nameKey = typos == 0 ? DocumentRank.nameKey(titleKey) : nil
+        let nameKey = typos == 0 ? query.nameKey : nil
         guard m == 1 else { return try readByAttribute(typos: typos, nameKey: nameKey) }
         for attribute in 1...4 where !isDone {
             if let nameKey {
@@ -219,8 +219,7 @@ struct TopK {
     /// Whether one of the entity's synonyms or keywords equals the query: its key is in `name_key`, confirmed
     /// against the record (a hash may collide).
     private func namesEqualQuery(_ ranked: Ranker.Ranked) throws -> Bool {
-        let titleKey = query.tokens.joined(separator: " ")
-        guard let key = DocumentRank.nameKey(titleKey),
+        guard let key = query.nameKey,
             try db.scalar("SELECT 1 FROM name_key WHERE hash = ? AND doc = ?", [.integer(key), .integer(ranked.docid)])
                 != nil,
             let record = try db.rows(
@@ -229,7 +228,7 @@ struct TopK {
         else { return false }
         let names = (record["synonyms"]?.array ?? []) + (record["keywords"]?.array ?? [])
         return names.contains {
-            $0.string.map { TextAnalyzer.tokens($0).map(\.text).joined(separator: " ") } == titleKey
+            $0.string.map(EntityStore.comparisonText) == query.plainKey
         }
     }
 }

@@ -63,7 +63,7 @@ struct SearchDocument {
             titleWords: titleTokens.count)
         var keys = Set<Int64>()
         nameKeys = (record.synonyms + record.keywords).compactMap { value in
-            let key = DocumentRank.nameKey(TextAnalyzer.tokens(value).map(\.text).joined(separator: " "))
+            let key = DocumentRank.nameKey(EntityStore.comparisonText(value))
             return key.flatMap { keys.insert($0).inserted ? $0 : nil }
         }
     }
