@@ -76,6 +76,11 @@ public final class CommandContext {
         ) { count in
             errorOutput("rebuilding the search index of \(count) entities for this version of entityidx…\n")
         }
+        if store.readsACopy {
+            errorOutput(
+                "warning: \(dbPath) is read-only and has changes in its -wal file that cannot be read in place (there is no -shm file, and this process may not create one); a private copy with them applied is read instead\n"
+            )
+        }
         if !store.textVersionIsCurrent {
             errorOutput(
                 "warning: \(dbPath) was indexed by another version of entityidx; searches may miss some matches until it is rebuilt (run 'entityidx rebuild'; any write also rebuilds it)\n"

@@ -48,6 +48,10 @@ public final class MCPServer {
             case .interrupted: continue
             case .tooLong, .badHeader:
                 response = Self.error(.null, -32600, "message longer than \(PipeServer.defaultMaxLineBytes) bytes")
+            case .tooLargeForMemory(let bytes):
+                response = Self.error(
+                    .null, -32000,
+                    "the message was skipped at \(bytes) bytes: it would not fit in the memory the process has left")
             case .message(let bytes):
                 guard let answer = handle(line: bytes) else { continue }
                 response = answer

@@ -1,4 +1,5 @@
 import CEntityIdx
+import EntityIndex
 import JSON
 
 #if canImport(Glibc)
@@ -24,6 +25,8 @@ final class MessageReader {
         case message([UInt8])
         /// A message longer than the limit; it was skipped.
         case tooLong
+        /// A message that grew past what the process's memory could hold (its first `bytes`); it was skipped.
+        case tooLargeForMemory(bytes: Int)
         /// LSP headers that cannot be read (no or a bad `Content-Length`); the stream goes on after them.
         case badHeader(String)
         case interrupted
@@ -55,6 +58,7 @@ final class MessageReader {
             switch nextLine(maxBytes: maxMessageBytes) {
             case .line(let bytes): return .message(bytes)
             case .tooLong: return .tooLong
+            case .noRoom(let bytes): return .tooLargeForMemory(bytes: bytes)
             case .interrupted: return .interrupted
             case .end: return .end
             }
@@ -92,7 +96,7 @@ final class MessageReader {
             case .interrupted: return .interrupted
             case .end:
                 return sawHeader ? .badHeader("the input ended inside the message headers") : .end
-            case .tooLong:
+            case .tooLong, .noRoom:
                 return .badHeader("a message header line is longer than 8192 bytes")
             case .line(var bytes):
                 if bytes.last == 0x0D { bytes.removeLast() }
@@ -103,6 +107,10 @@ final class MessageReader {
                     if length > maxMessageBytes {
                         guard skip(length) else { return .end }
                         return .tooLong
+                    }
+                    if length >= Self.roomCheckBytes, !MemoryRoom.fits(length) {
+                        guard skip(length) else { return .end }
+                        return .tooLargeForMemory(bytes: length)
                     }
                     guard let body = take(length) else {
                         return .badHeader("the input ended inside a message body (Content-Length \(length))")
@@ -130,29 +138,47 @@ final class MessageReader {
 
     // MARK: - Buffered reading
 
-    private enum Line { case line([UInt8]), tooLong, interrupted, end }
+    private enum Line { case line([UInt8]), tooLong, noRoom(Int), interrupted, end }
     private enum Fill { case data, end, interrupted }
+
+    /// From this size on, a message's growth is checked against the process's memory room.
+    static let roomCheckBytes = 1 << 20
 
     private func nextLine(maxBytes: Int) -> Line {
         var line: [UInt8] = []
-        var overlong = false
+        var skipped: Line?
+        var skippedBytes = 0
         while true {
             if start < end {
-                if let newline = buffer[start..<end].firstIndex(of: 0x0A) {
-                    if !overlong { line.append(contentsOf: buffer[start..<newline]) }
-                    start = newline + 1
-                    if overlong || line.count > maxBytes { return .tooLong }
-                    return .line(line)
+                let newline = buffer[start..<end].firstIndex(of: 0x0A)
+                let piece = buffer[start..<(newline ?? end)]
+                start = newline.map { $0 + 1 } ?? end
+                if skipped == nil {
+                    // A line that outgrows its buffer doubles it: that much must fit beside what is held.
+                    if line.count + piece.count > line.capacity, line.count >= Self.roomCheckBytes,
+                        !MemoryRoom.fits(2 * line.capacity)
+                    {
+                        skipped = .noRoom(0)
+                        skippedBytes = line.count + piece.count
+                        line = []
+                    } else {
+                        line.append(contentsOf: piece)
+                        if line.count > maxBytes {
+                            skipped = .tooLong
+                            line = []
+                        }
+                    }
+                } else {
+                    skippedBytes += piece.count
                 }
-                if !overlong { line.append(contentsOf: buffer[start..<end]) }
-                start = end
-                if line.count > maxBytes {
-                    overlong = true
-                    line = []
+                if newline != nil {
+                    if case .noRoom = skipped { return .noRoom(skippedBytes) }
+                    return skipped ?? .line(line)
                 }
             }
             if eof {
-                if overlong { return .tooLong }
+                if case .noRoom = skipped { return .noRoom(skippedBytes) }
+                if let skipped { return skipped }
                 return line.isEmpty ? .end : .line(line)
             }
             if case .interrupted = fillMore() { return .interrupted }
@@ -232,21 +258,22 @@ struct MessageWriter {
         return send(encoded: writer.bytes, framing: framing)
     }
 
-    /// Writes one message already encoded as JSON; false when the reader has gone.
+    /// Writes one message already encoded as JSON; false when the reader has gone. The message is written as it
+    /// is, not copied beside its framing.
     func send(encoded message: [UInt8], framing: Framing) -> Bool {
-        var bytes: [UInt8]
         switch framing {
         case .lines:
-            bytes = message
-            bytes.append(0x0A)
+            return write(message) && write([0x0A])
         case .headers:
-            bytes = Array("Content-Length: \(message.count)\r\n\r\n".utf8)
-            bytes.append(contentsOf: message)
+            return write(Array("Content-Length: \(message.count)\r\n\r\n".utf8)) && write(message)
         }
-        return bytes.withUnsafeBytes { buffer in
+    }
+
+    private func write(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
-                let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
                 if n < 0 {
                     if errno == EINTR { continue }
                     return false

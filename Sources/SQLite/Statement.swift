@@ -46,6 +46,8 @@ public final class Statement {
     let handle: OpaquePointer
     unowned let connection: Connection
     public let sql: String
+    /// A query (not a write, nor a transaction's BEGIN, COMMIT or ROLLBACK, which SQLite also counts read-only).
+    let isQuery: Bool
 
     init(connection: Connection, sql: String) throws(SQLiteError) {
         var statement: OpaquePointer?
@@ -57,6 +59,10 @@ public final class Statement {
         self.handle = statement
         self.connection = connection
         self.sql = sql
+        let keyword = sql.drop(while: { $0 == " " || $0 == "\n" }).prefix(while: \.isLetter).uppercased()
+        isQuery =
+            sqlite3_stmt_readonly(statement) != 0
+            && !["BEGIN", "COMMIT", "END", "ROLLBACK", "SAVEPOINT", "RELEASE"].contains(keyword)
     }
 
     deinit { sqlite3_finalize(handle) }
@@ -96,7 +102,15 @@ public final class Statement {
     }
 
     /// Steps once; true when a row is available.
+    ///
+    /// A read stops at the next row once a stop signal has arrived (`SQLITE_INTERRUPT`), so that Swift work done
+    /// between rows is not outside its reach; writes are left to the progress handler, which rolls their
+    /// statement back, so that a rollback itself is never refused.
     public func step() throws(SQLiteError) -> Bool {
+        if isQuery, eidx_stop_signal() != 0 {
+            sqlite3_reset(handle)
+            throw SQLiteError(code: SQLITE_INTERRUPT, message: "interrupted", sql: sql)
+        }
         let rc = sqlite3_step(handle)
         if rc == SQLITE_ROW { return true }
         if rc == SQLITE_DONE { return false }

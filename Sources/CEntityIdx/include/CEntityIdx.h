@@ -87,4 +87,10 @@ void eidx_install_stop_signals(void);
 /* The signal that asked to stop (SIGINT or SIGTERM), or 0. */
 int eidx_stop_signal(void);
 
+/* How many more bytes this process may allocate before an allocation fails (the address-space limit, `ulimit -v`)
+ * or the kernel steps in (its cgroup's memory limit, less the page cache it can reclaim; the system's available
+ * memory): the smallest of these, 0 when one is already passed, -1 when none can be read. Reads a few /proc and
+ * /sys files: call it for large requests, not for every small one. */
+long long eidx_memory_room(void);
+
 #endif

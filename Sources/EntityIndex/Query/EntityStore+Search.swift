@@ -78,7 +78,7 @@ extension EntityStore {
             var result = EntityResult(key: c.key, record: record)
             result.score = (c.score * 1000).rounded() / 1000
             if request.explain { result.explanation = c.explanation }
-            if request.highlight { result.highlights = highlighter.highlights(record) }
+            if request.highlight { result.highlights = try highlighter.highlights(record, budget: budget) }
             return result
         }
     }

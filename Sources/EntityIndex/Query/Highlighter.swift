@@ -3,15 +3,19 @@ import JSON
 /// Finds the spans of the original text that a search matched, field by field.
 ///
 /// Offsets are in UTF-16 code units (what JavaScript's `String.prototype.slice` takes), and each span carries the
-/// matched text too, so that any client can use them.
+/// matched text too, so that any client can use them. Each span is charged to the request's result budget, and a
+/// stop signal ends the work between words.
 struct Highlighter {
     var query: SearchQuery
 
-    func highlights(_ record: JSONObject) -> [Highlight] {
+    /// About what a span adds to the encoded response besides its field name and text (`{"field":…}`).
+    static let spanOverhead = 40
+
+    func highlights(_ record: JSONObject, budget: ResultBudget) throws(EntityIndexError) -> [Highlight] {
         var spans: [Highlight] = []
         // Linear in the text: the UTF-16 offset is carried from one span to the next, not counted from the start.
-        func scan(_ field: String, _ text: String) {
-            let found = ranges(text)
+        func scan(_ field: String, _ text: String) throws(EntityIndexError) {
+            let found = try ranges(text)
             guard !found.isEmpty else { return }
             let utf8 = Array(text.utf8)
             var position = 0
@@ -24,6 +28,7 @@ struct Highlighter {
                 units += Self.utf16Count(utf8[position..<start])
                 position = start
                 let length = Self.utf16Count(utf8[start..<end])
+                try budget.charge(Self.spanOverhead + field.utf8.count + end - start)
                 spans.append(
                     Highlight(
                         field: field, start: units, end: units + length,
@@ -31,17 +36,17 @@ struct Highlighter {
             }
         }
         for field in ["title", "subtitle", "description"] {
-            if let text = record[field]?.string { scan(field, text) }
+            if let text = record[field]?.string { try scan(field, text) }
         }
         for field in ["synonyms", "keywords"] {
             for (i, item) in (record[field]?.array ?? []).enumerated() {
-                if let text = item.string { scan("\(field)[\(i)]", text) }
+                if let text = item.string { try scan("\(field)[\(i)]", text) }
             }
         }
         for (name, value) in record["properties"]?.object ?? JSONObject() {
-            if let text = value.string { scan("properties.\(name)", text) }
+            if let text = value.string { try scan("properties.\(name)", text) }
             for (i, item) in (value.array ?? []).enumerated() {
-                if let text = item.string { scan("properties.\(name)[\(i)]", text) }
+                if let text = item.string { try scan("properties.\(name)[\(i)]", text) }
             }
         }
         return spans
@@ -55,9 +60,10 @@ struct Highlighter {
     }
 
     /// Byte ranges of `text` matched by any query term.
-    func ranges(_ text: String) -> [(Int, Int)] {
+    func ranges(_ text: String) throws(EntityIndexError) -> [(Int, Int)] {
         var result: [(Int, Int)] = []
-        for word in TextAnalyzer.words(text, document: true) {
+        for (n, word) in TextAnalyzer.words(text, document: true).enumerated() {
+            if n & 255 == 255 { try StopSignal.check("highlighting the results") }
             var terms: [String] = []
             TextAnalyzer.appendIndexTerms(word, to: &terms)
             guard TermList.with(terms, { list in query.terms.contains { $0.match(list) != nil } }) else { continue }

@@ -1,3 +1,5 @@
+import SQLite
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -11,11 +13,24 @@
 struct DatabaseFile {
     /// The name given to SQLite (a `file:` name is prefixed with `./`).
     let sqliteName: String
-    /// Whether this process cannot write the file or its folder: it is then opened read-only and immutable, so that
-    /// no `-shm` is left behind (https://sqlite.org/uri.html#uriimmutable).
+    /// Whether this process cannot write the file or its folder: it is then opened read-only, and never so that a
+    /// `-shm` is left behind (see `access`).
     let readOnly: Bool
 
     static let inMemory = ":memory:"
+
+    /// How SQLite opens the file, and under which name.
+    enum Access: Equatable {
+        case readWrite(String)
+        /// Immutable: no locks, no `-shm` (https://sqlite.org/uri.html#uriimmutable); for a file whose `-wal`
+        /// holds nothing.
+        case immutable(String)
+        /// Read-only through the `-shm` and `-wal` already there: changes still in the `-wal` are read.
+        case readOnly(String)
+        /// A private copy of the file with its `-wal` applied, for a `-wal` that cannot be read in place (it has
+        /// no `-shm`, which this process may not create); the copy's files are removed once it is open.
+        case copy(String, folder: String)
+    }
 
     init(path: String) throws(EntityIndexError) {
         if path == Self.inMemory {
@@ -32,7 +47,85 @@ struct DatabaseFile {
         }
         sqliteName = path.hasPrefix("file:") ? "./" + path : path
         Self.createPrivate(sqliteName)
-        readOnly = access(sqliteName, W_OK) != 0 || access(Self.folder(of: sqliteName), W_OK) != 0
+        readOnly = Glibc.access(sqliteName, W_OK) != 0 || Glibc.access(Self.folder(of: sqliteName), W_OK) != 0
+    }
+
+    /// How to open the file: read-write, or for a file this process cannot write, in a way that sees every
+    /// committed change and leaves no file behind.
+    func access() throws(EntityIndexError) -> Access {
+        guard readOnly else { return .readWrite(sqliteName) }
+        let wal = sqliteName + "-wal"
+        guard (Self.size(wal) ?? 0) > 0 else { return .immutable(Self.immutableURI(sqliteName)) }
+        if Self.size(sqliteName + "-shm") != nil { return .readOnly(sqliteName) }
+        return try Self.privateCopy(of: sqliteName)
+    }
+
+    /// The size of the file at `path`, nil when there is none.
+    static func size(_ path: String) -> Int? {
+        var st = stat()
+        return stat(path, &st) == 0 ? Int(st.st_size) : nil
+    }
+
+    /// Copies the database and its `-wal` into a new private folder and applies the `-wal` there (a checkpoint),
+    /// so that the copy can be opened immutable.
+    static func privateCopy(of path: String) throws(EntityIndexError) -> Access {
+        let base = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array((base + "/entityidx-XXXXXX").utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw EntityIndexError(
+                .io,
+                "the database \(path) has changes in its -wal file that can only be read with a -shm file beside it, which this process may not create, and no private copy could be made in \(base); open it once with write access (any command) to fold the -wal into the database"
+            )
+        }
+        let folder = String(cString: made)
+        let copy = folder + "/index.sqlite"
+        do {
+            try copyFile(path, to: copy)
+            try copyFile(path + "-wal", to: copy + "-wal")
+            let connection = try Connection(path: copy, mode: .readWrite)
+            try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            try connection.execute("PRAGMA journal_mode = DELETE")
+        } catch {
+            removeCopy(folder)
+            throw EntityIndexError(
+                .io,
+                "the database \(path) has changes in its -wal file that can only be read with a -shm file beside it, which this process may not create; a private copy in \(base) failed (\(error)); open it once with write access (any command) to fold the -wal into the database"
+            )
+        }
+        return .copy(immutableURI(copy), folder: folder)
+    }
+
+    static func copyFile(_ from: String, to: String) throws(EntityIndexError) {
+        let input = open(from, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else {
+            throw EntityIndexError(.io, "cannot read \(from): \(String(cString: strerror(errno)))")
+        }
+        defer { close(input) }
+        let output = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard output >= 0 else {
+            throw EntityIndexError(.io, "cannot create \(to): \(String(cString: strerror(errno)))")
+        }
+        defer { close(output) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress!, $0.count) }
+            if n == 0 { return }
+            guard n > 0 else { throw EntityIndexError(.io, "cannot read \(from): \(String(cString: strerror(errno)))") }
+            var offset = 0
+            while offset < n {
+                let w = buffer.withUnsafeBytes { write(output, $0.baseAddress! + offset, n - offset) }
+                guard w > 0 else {
+                    throw EntityIndexError(.io, "cannot write \(to): \(String(cString: strerror(errno)))")
+                }
+                offset += w
+            }
+        }
+    }
+
+    /// Removes a private copy's folder and what is in it.
+    static func removeCopy(_ folder: String) {
+        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(folder + "/index.sqlite" + suffix) }
+        rmdir(folder)
     }
 
     /// Creates the file, empty, readable by its owner only, when nothing is there; a symbolic link that points

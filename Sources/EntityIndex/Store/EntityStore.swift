@@ -16,8 +16,11 @@ public final class EntityStore {
     public var now: Int64
     /// Changes made between `batch.begin` and `batch.end` are held in an open transaction.
     var batchOpen = false
-    /// The file could not be written by this process: it is opened read-only and immutable.
+    /// The file could not be written by this process: it is opened read-only, leaving no file behind.
     public let isReadOnly: Bool
+    /// The file is read-only and its `-wal` could not be read in place: a private copy with the `-wal` applied is
+    /// read instead (see `DatabaseFile.Access.copy`).
+    public let readsACopy: Bool
     /// The file opened (device, inode): a write is refused once the path names another file or none.
     let identity: DatabaseFile.Identity?
     /// Whether the search text was made by this version of the text pipeline (if not, the first write rebuilds it).
@@ -46,13 +49,20 @@ public final class EntityStore {
         self.onRebuild = onRebuild
         let file = try DatabaseFile(path: path)
         isReadOnly = file.readOnly
+        let access = try file.access()
         do {
-            db = try Connection(
-                path: file.readOnly ? DatabaseFile.immutableURI(file.sqliteName) : file.sqliteName,
-                mode: file.readOnly ? .immutable : .readWrite)
+            switch access {
+            case .readWrite(let name): db = try Connection(path: name, mode: .readWrite)
+            case .readOnly(let name): db = try Connection(path: name, mode: .readOnly)
+            case .immutable(let uri), .copy(let uri, _): db = try Connection(path: uri, mode: .immutable)
+            }
         } catch {
+            if case .copy(_, let folder) = access { DatabaseFile.removeCopy(folder) }
             throw EntityIndexError(.storage, "cannot open the database \(path): \(error.message)", cause: error)
         }
+        // The open copy is read through its descriptor; its files go at once.
+        if case .copy(_, let folder) = access { DatabaseFile.removeCopy(folder) }
+        readsACopy = { if case .copy = access { true } else { false } }()
         identity = path == DatabaseFile.inMemory ? nil : DatabaseFile.identity(file.sqliteName)
         db.waitForLocks(timeoutSeconds: lockTimeout, report: onLockWait)
         do {

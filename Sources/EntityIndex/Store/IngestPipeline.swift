@@ -35,6 +35,9 @@ extension Ingestion {
             thread.join()
         }
         while let chunk = queue.pop() {
+            // A chunk's records, and what writing them takes beside them, must fit in the memory left; else the
+            // ingest stops here with resource_exhausted and its transaction rolls back.
+            try MemoryRoom.require(2 * chunk.recordBytes, for: "ingesting records \(position + 1) and on")
             for record in chunk.records { try add(record) }
             progress(position, chunk.bytesRead)
         }

@@ -1,0 +1,56 @@
+import JSON
+import SQLite
+
+/// The bytes one request may put into its result, so that a request's memory is bounded whatever its limit and
+/// the size of the records (10,000 results of 1 MB would be 10 GB).
+///
+/// Stored records are charged the size of their JSON text, highlights about the size they encode to. Past
+/// `EntityStore.maxResultBytes`, or once the process's memory room could no longer hold the response being
+/// built, the request fails with `resource_exhausted`, saying what to ask for instead. Each record read is also a
+/// point where a stop signal ends the request.
+final class ResultBudget {
+    private(set) var bytes = 0
+    let limit: Int
+    /// The charge at which the memory room is read next.
+    private var nextRoomCheck = ResultBudget.roomCheckStep
+
+    /// The room is read at every MiB of result.
+    static let roomCheckStep = 1 << 20
+
+    init(limit: Int) { self.limit = limit }
+
+    /// Parses the stored record in a column (`entity.record`), charging the size of its JSON text.
+    func record(_ s: Statement, _ column: Int32) throws(EntityIndexError) -> JSONObject {
+        try StopSignal.check("reading the results")
+        guard let text = StoredRecord.decode(s.borrowedBytes(column)) else { return JSONObject() }
+        try charge(text.count)
+        return (try? JSONParser().parse(text))?.object ?? JSONObject()
+    }
+
+    /// Reads an entity from a row whose first columns are type, id and record.
+    func entity(_ s: Statement) throws(EntityIndexError) -> EntityResult {
+        EntityResult(key: EntityKey(type: s.text(0), id: s.text(1)), record: try record(s, 2))
+    }
+
+    /// Adds `count` bytes to the result.
+    func charge(_ count: Int) throws(EntityIndexError) {
+        bytes += count
+        if bytes > limit {
+            throw EntityIndexError(
+                .resourceExhausted,
+                "the result holds more than \(limit) bytes of records and highlights (\(limit >> 20) MiB, the most one request may return); ask for fewer entities (a smaller limit, a cursor, fewer ids)"
+            )
+        }
+        if bytes >= nextRoomCheck {
+            nextRoomCheck = bytes + Self.roomCheckStep
+            // The result in memory, and its encoding beside it, must still fit.
+            try MemoryRoom.require(2 * bytes, for: "a result of more than \(bytes >> 20) MiB")
+        }
+    }
+}
+
+extension EntityStore {
+    /// The most bytes of stored records one request returns by default (`resource_exhausted` beyond); a store's
+    /// `maxResultBytes` may lower it.
+    public static let defaultMaxResultBytes = 64 << 20
+}

@@ -1,0 +1,23 @@
+internal import CEntityIdx
+
+/// SIGINT/SIGTERM, as the work of a request sees them.
+///
+/// The signal handler only sets a flag (`eidx_install_stop_signals`). SQLite work notices it through the progress
+/// handler and each statement step; Swift work that runs long without SQLite (highlighting a large field,
+/// matching long texts) calls `check` in its loops, so that a running request stops within milliseconds.
+public enum StopSignal {
+    /// The signal that asked to stop, or nil.
+    public static var received: Int32? {
+        let signal = eidx_stop_signal()
+        return signal == 0 ? nil : signal
+    }
+
+    /// Throws `interrupted` once a stop signal has arrived.
+    @inline(__always)
+    public static func check(_ what: @autoclosure () -> String) throws(EntityIndexError) {
+        if eidx_stop_signal() != 0 {
+            throw EntityIndexError(
+                .interrupted, "interrupted by a stop signal while \(what()); nothing of it was applied")
+        }
+    }
+}
