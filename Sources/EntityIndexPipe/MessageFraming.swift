@@ -275,7 +275,8 @@ struct MessageWriter {
             while offset < buffer.count {
                 let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
                 if n < 0 {
-                    if errno == EINTR { continue }
+                    // A reader that does not read would hold a stopping process here for ever: it gives up.
+                    if errno == EINTR, eidx_stop_signal() == 0 { continue }
                     return false
                 }
                 offset += n

@@ -193,9 +193,18 @@ public final class PipeServer {
         }
     }
 
-    /// Encodes a response; one larger than `limit` bytes becomes a `resource_exhausted` error for the same id.
+    /// Encodes a response; one larger than `limit` bytes becomes a `resource_exhausted` error for the same id, and
+    /// one whose encoding a stop signal cut short an `interrupted` error.
     func encode(_ response: JSONValue, within limit: Int) -> [UInt8] {
-        let bytes = Self.encode(response)
+        var writer = JSONWriter(capacity: 512, shouldStop: { eidx_stop_signal() != 0 })
+        writer.write(response)
+        if writer.stopped {
+            return Self.encode(
+                Self.error(
+                    id: response["id"] ?? .null,
+                    EntityIndexError(.interrupted, "interrupted by a stop signal while the response was encoded")))
+        }
+        let bytes = writer.bytes
         guard bytes.count > limit else { return bytes }
         let size = bytes.count
         return Self.encode(

@@ -4,8 +4,15 @@
 /// JSON requires.
 public struct JSONWriter {
     public private(set) var bytes: [UInt8] = []
+    /// Asked every 4,096 values; once it says true, writing stops (`stopped`) and `bytes` is left incomplete.
+    public var shouldStop: (() -> Bool)?
+    public private(set) var stopped = false
+    private var values = 0
 
-    public init(capacity: Int = 256) { bytes.reserveCapacity(capacity) }
+    public init(capacity: Int = 256, shouldStop: (() -> Bool)? = nil) {
+        bytes.reserveCapacity(capacity)
+        self.shouldStop = shouldStop
+    }
 
     public static func encode(_ value: JSONValue) -> [UInt8] {
         var writer = JSONWriter()
@@ -20,6 +27,14 @@ public struct JSONWriter {
     public mutating func clear() { bytes.removeAll(keepingCapacity: true) }
 
     public mutating func write(_ value: JSONValue) {
+        if let shouldStop {
+            if stopped { return }
+            values += 1
+            if values & 4095 == 0, shouldStop() {
+                stopped = true
+                return
+            }
+        }
         switch value {
         case .null: append("null")
         case .bool(let b): append(b ? "true" : "false")
@@ -55,9 +70,16 @@ public struct JSONWriter {
         var text = string
         text.withUTF8 { utf8 in
             var runStart = 0
-            for (i, byte) in utf8.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
+            var i = 0
+            while i < utf8.count {
+                let byte = utf8[i]
+                guard byte < 0x20 || byte == 0x22 || byte == 0x5C else {
+                    i += 1
+                    continue
+                }
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i]))
-                runStart = i + 1
+                i += 1
+                runStart = i
                 switch byte {
                 case 0x22: append("\\\"")
                 case 0x5C: append("\\\\")

@@ -38,6 +38,45 @@ import Testing
         #expect(left["entities"] == JSONValue(1), "the interrupted ingest applied nothing")
     }
 
+    /// Highlighting long fields is Swift work between SQLite steps: a stop signal still ends it within 100 ms
+    /// (the median of three tries, so that one slow moment of a shared machine does not decide).
+    @Test func aSignalStopsHighlightingLongFieldsWithinATenthOfASecond() throws {
+        let db = fresh()
+        let long = (0..<50_000).map { "lorem ipsum dolor\($0 % 10)" }.joined(separator: " ")  // 960 KB
+        let setup = try PipeProcess(db: db)
+        let records = (0..<2).map { TestSupport.record("doc", "\($0)", "Doc \($0)", [("description", .string(long))]) }
+        #expect(setup.call("ingest", ["records": .array(records)]).error == nil)
+        setup.close()
+        var delays: [Double] = []
+        for _ in 0..<3 {
+            let p = try PipeProcess(db: db)
+            let t = monotonic()
+            _ = p.call("search", ["query": "doc", "limit": 1])
+            let alone = monotonic() - t
+            p.send(#"{"jsonrpc":"2.0","id":9,"method":"search","params":{"query":"lorem","highlight":true}}"#)
+            // The search itself takes milliseconds; what follows is highlighting, for seconds.
+            Thread.sleep(forTimeInterval: max(0.1, 10 * alone))
+            // The answer is read as it comes (a large one would otherwise fill the pipe and block the process).
+            nonisolated(unsafe) var answer: JSONValue?
+            nonisolated(unsafe) let pipe = p
+            let reading = Thread { answer = pipe.readLine() }
+            reading.start()
+            let sent = monotonic()
+            kill(p.process.processIdentifier, SIGTERM)
+            while p.process.isRunning, monotonic() - sent < 10 { usleep(1000) }
+            delays.append(monotonic() - sent)
+            if p.process.isRunning { p.kill() }
+            p.process.waitUntilExit()
+            #expect(p.process.terminationStatus == 143)
+            while !reading.isFinished { usleep(1000) }
+            #expect(
+                answer?["error"]?["data"]?["code"] == "interrupted",
+                "\(String(describing: answer)) \(p.responses.count)")
+        }
+        let median = delays.sorted()[1]
+        #expect(median < 0.1, "stopped \(delays.map { Int($0 * 1000) }) ms after the signal")
+    }
+
     @Test func aSignalRollsBackAnOpenBatch() throws {
         let db = fresh()
         let p = try PipeProcess(db: db)

@@ -234,6 +234,34 @@ import Testing
         #expect(spans.contains { $0.field == "subtitle" && $0.text == "東京" })
     }
 
+    /// A long field is highlighted in pieces cut at spaces: the spans are those of its parts, shifted.
+    @Test func aLongFieldIsHighlightedAsItsPartsAre() throws {
+        let part = "Café 東京塔 #1042-A Müller's order 🎉 order-1042 東京 ordering "
+        let store = try TestSupport.store()
+        let count = 2_000  // 136 KB: several pieces
+        _ = try store.ingest([
+            TestSupport.record("item", "short", "Short", [("description", .string(part))]),
+            TestSupport.record(
+                "item", "long", "Long", [("description", .string(String(repeating: part, count: count)))]),
+        ])
+        for query in ["order 東京", "1042", "muller", "cafe orde"] {
+            let results = try store.search(SearchRequest(query: query, highlight: true))
+            let short = try #require(results.first { $0.key.id == "short" }?.highlights)
+            let long = try #require(results.first { $0.key.id == "long" }?.highlights)
+            let units = part.utf16.count
+            let expected = (0..<count).flatMap { k in
+                short.filter { $0.field == "description" }.map {
+                    Highlight(field: $0.field, start: $0.start + k * units, end: $0.end + k * units, text: $0.text)
+                }
+            }
+            let found = long.filter { $0.field == "description" }
+            #expect(!expected.isEmpty)
+            #expect(found.count == expected.count, "\(query)")
+            let wrong = zip(found, expected).first { $0 != $1 }
+            #expect(wrong == nil, "\(query): \(String(describing: wrong))")
+        }
+    }
+
     @Test func aWordAndItsSpelledOutFormAreHighlightedOnce() throws {
         let store = try TestSupport.store()
         _ = try store.ingest([TestSupport.record("item", "1", "Dr. Müller's Praxis")])

@@ -59,8 +59,29 @@ struct Highlighter {
         return n
     }
 
+    /// A long text is analyzed in pieces of about this many bytes, cut before a space or a line end (no word spans
+    /// one), so that a stop signal is seen between pieces and the tokens of one piece are held at a time.
+    static let pieceBytes = 32 << 10
+
     /// Byte ranges of `text` matched by any query term.
     func ranges(_ text: String) throws(EntityIndexError) -> [(Int, Int)] {
+        let utf8 = Array(text.utf8)
+        guard utf8.count > Self.pieceBytes else { return try pieceRanges(text) }
+        var result: [(Int, Int)] = []
+        var start = 0
+        while start < utf8.count {
+            var end = min(start + Self.pieceBytes, utf8.count)
+            while end < utf8.count, ![0x20, 0x0A, 0x09, 0x0D].contains(utf8[end]) { end += 1 }
+            let piece = String(decoding: utf8[start..<end], as: UTF8.self)
+            for (from, to) in try pieceRanges(piece) { result.append((from + start, to + start)) }
+            try StopSignal.check("highlighting the results")
+            start = end
+        }
+        return result
+    }
+
+    /// Byte ranges of `text` matched by any query term, analyzing it whole.
+    private func pieceRanges(_ text: String) throws(EntityIndexError) -> [(Int, Int)] {
         var result: [(Int, Int)] = []
         for (n, word) in TextAnalyzer.words(text, document: true).enumerated() {
             if n & 255 == 255 { try StopSignal.check("highlighting the results") }
