@@ -64,9 +64,13 @@ public final class MCPServer {
     /// Answers one message; nil when nothing is to be sent (a notification, a response, a blank line).
     public func handle(line: [UInt8]) -> JSONValue? {
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return nil }
+        if line.count >= MessageReader.roomCheckBytes, !MemoryRoom.fits(line.count * PipeServer.memoryPerRequestByte) {
+            return Self.error(
+                .null, -32000, "the message of \(line.count) bytes would not fit in the memory the process has left")
+        }
         let value: JSONValue
         do {
-            value = try JSONParser(maxDepth: PipeServer.maxDepth).parse(line)
+            value = try JSONParser(maxDepth: PipeServer.maxDepth, shouldStop: { eidx_stop_signal() != 0 }).parse(line)
         } catch {
             return Self.error(.null, -32700, "parse error: \(error)")
         }

@@ -4,7 +4,12 @@ import TestSupport
 
 /// Runs the built `entityidx` as a user would.
 enum Binary {
+    /// The build under test: `ENTITYIDX_TEST_BINARY` (`make soak` runs the release build at full size), else the
+    /// debug build, else the release build.
     static let path: String = {
+        if let given = ProcessInfo.processInfo.environment["ENTITYIDX_TEST_BINARY"], !given.isEmpty {
+            return given.hasPrefix("/") ? given : TestSupport.repository + "/" + given
+        }
         for config in ["debug", "release"] {
             let p = TestSupport.repository + "/.build/\(config)/entityidx"
             if FileManager.default.isExecutableFile(atPath: p) { return p }
@@ -154,9 +159,14 @@ final class PipeProcess {
     }
 
     /// Resident memory of the process, in KiB.
-    var residentKiB: Int {
+    var residentKiB: Int { status("VmRSS:") }
+
+    /// The most resident memory the process has had (VmHWM), in KiB.
+    var peakKiB: Int { status("VmHWM:") }
+
+    private func status(_ field: String) -> Int {
         let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
-        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+        for line in status.split(separator: "\n") where line.hasPrefix(field) {
             return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
         }
         return 0

@@ -89,4 +89,56 @@ import Testing
         let later = try run(["--db", "i.sqlite", "ingest", "-"], in: dir, asNobody: true, input: records)
         #expect(later.status == 0, "a later writer is not blocked: \(later.stderr)")
     }
+
+    /// A read-only index whose writer died with changes still in its -wal: they are read, through the -shm left
+    /// beside it, or from a private copy when there is none (which this process may not create); nothing is left
+    /// behind. Before, the file was opened immutable and those changes were not seen.
+    @Test func aReadOnlyIndexWithChangesInItsWalIsReadWhole() throws {
+        guard canDropPrivileges else { return }
+        let dir = TestSupport.temporaryDirectory()
+        let db = dir + "/i.sqlite"
+        let writer = try PipeProcess(db: db)
+        let records: JSONValue = [
+            TestSupport.record("task", "1", "Walrus one"), TestSupport.record("task", "2", "Walrus two"),
+        ]
+        #expect(writer.call("ingest", ["records": records]).error == nil)
+        writer.kill()  // no checkpoint: the records are in the -wal only
+        #expect((try? FileManager.default.attributesOfItem(atPath: db + "-wal"))?[.size] as? Int ?? 0 > 0)
+        for suffix in ["", "-wal", "-shm"] { #expect(chmod(db + suffix, 0o644) == 0) }
+        #expect(chmod(dir, 0o755) == 0)
+        let scratch = TestSupport.temporaryDirectory()
+        #expect(chmod(scratch, 0o777) == 0)
+        func search() throws -> Binary.Result {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments = [
+                "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/env", "TMPDIR=\(scratch)", Binary.path,
+                "--db", db, "--now", "2026-03-02T09:00:00Z", "search", "walrus", "--json",
+            ]
+            let stdout = Pipe(), stderr = Pipe()
+            process.standardOutput = stdout
+            process.standardError = stderr
+            try process.run()
+            let out = stdout.fileHandleForReading.readDataToEndOfFile()
+            let err = stderr.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return Binary.Result(
+                status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+                stderr: String(decoding: err, as: UTF8.self))
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
+        let throughShm = try search()
+        #expect(throughShm.status == 0, "\(throughShm.stderr)")
+        #expect(throughShm.json["entities"]?.array?.count == 2, "\(throughShm.stdout) \(throughShm.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == files)
+        // Without the -shm, which this user may not create, a private copy is read.
+        #expect(unlink(db + "-shm") == 0)
+        let copied = try search()
+        #expect(copied.status == 0, "\(copied.stderr)")
+        #expect(copied.json["entities"]?.array?.count == 2, "\(copied.stdout)")
+        #expect(copied.stderr.contains("private copy"), "\(copied.stderr)")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == files.filter { !$0.hasSuffix("-shm") })
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch).isEmpty, "the copy is removed")
+    }
 }
