@@ -158,6 +158,8 @@ extension EntityStore {
                 guard case .success(let record) = RecordValidator.validate(value, position: 0) else { continue }
                 body(record, statement.int(1), statement.int(2))
                 count += 1
+                // The whole index is held while it is checked: it must fit in the memory left.
+                if count & 1023 == 0 { try MemoryRoom.require(0, for: "checking the \(count) entities read so far") }
             }
             return count
         } catch {
