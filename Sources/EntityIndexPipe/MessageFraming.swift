@@ -258,31 +258,52 @@ struct MessageWriter {
         return send(encoded: writer.bytes, framing: framing)
     }
 
-    /// Writes one message already encoded as JSON; false when the reader has gone. The message is written as it
-    /// is, not copied beside its framing.
+    /// Writes one message already encoded as JSON; false when the reader has gone. The message and its framing go
+    /// out in one `writev` (two writes would let TCP's Nagle algorithm hold the second back), without a copy.
     func send(encoded message: [UInt8], framing: Framing) -> Bool {
         switch framing {
         case .lines:
-            return write(message) && write([0x0A])
+            return write([message, [0x0A]])
         case .headers:
-            return write(Array("Content-Length: \(message.count)\r\n\r\n".utf8)) && write(message)
+            return write([Array("Content-Length: \(message.count)\r\n\r\n".utf8), message])
         }
     }
 
-    private func write(_ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0 {
-                    // A reader that does not read would hold a stopping process here for ever: it gives up.
-                    if errno == EINTR, eidx_stop_signal() == 0 { continue }
-                    return false
-                }
-                offset += n
+    private func write(_ parts: [[UInt8]]) -> Bool {
+        var sent = 0  // bytes of all the parts written so far
+        let total = parts.reduce(0) { $0 + $1.count }
+        while sent < total {
+            // After a stop signal a reader that does not read would hold the process here for ever: a write
+            // waits at most a tenth of a second for room.
+            if eidx_stop_signal() != 0 {
+                var target = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                if poll(&target, 1, 100) <= 0 { return false }
             }
-            return true
+            let n = parts[0].withUnsafeBytes { first in
+                parts[parts.count - 1].withUnsafeBytes { last in
+                    var vectors: [iovec] = []
+                    var skip = sent
+                    for buffer in parts.count == 1 ? [first] : [first, last] {
+                        if skip >= buffer.count {
+                            skip -= buffer.count
+                            continue
+                        }
+                        vectors.append(
+                            iovec(
+                                iov_base: UnsafeMutableRawPointer(mutating: buffer.baseAddress! + skip),
+                                iov_len: buffer.count - skip))
+                        skip = 0
+                    }
+                    return writev(fd, vectors, Int32(vectors.count))
+                }
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            sent += n
         }
+        return true
     }
 }
 

@@ -119,7 +119,7 @@ public final class PipeServer {
             let needed = bytes.count + encoded.count + 1
             if needed > bytes.capacity {
                 // The batch's bytes grow by doubling, up to the bound; the new buffer must fit in memory.
-                let capacity = min(max(2 * bytes.capacity, needed), maxResponseBytes + 1)
+                var capacity = min(max(2 * bytes.capacity, needed), maxResponseBytes + 1)
                 if capacity >= MessageReader.roomCheckBytes, !MemoryRoom.fits(capacity) {
                     encoded = Self.encode(
                         Self.error(
@@ -128,6 +128,8 @@ public final class PipeServer {
                                 .resourceExhausted,
                                 "the batch's responses so far take \(bytes.count) bytes, and this one would not fit beside them in the memory the process has left; split the batch"
                             )))
+                    // Only the error's few bytes are added.
+                    capacity = bytes.count + encoded.count + 1
                 }
                 bytes.reserveCapacity(max(capacity, bytes.count + encoded.count + 1))
             }
@@ -196,13 +198,27 @@ public final class PipeServer {
     /// Encodes a response; one larger than `limit` bytes becomes a `resource_exhausted` error for the same id, and
     /// one whose encoding a stop signal cut short an `interrupted` error.
     func encode(_ response: JSONValue, within limit: Int) -> [UInt8] {
-        var writer = JSONWriter(capacity: 512, shouldStop: { eidx_stop_signal() != 0 })
+        // The encoding grows by doubling: past 1 MiB, each step must fit in the memory left.
+        var noRoom = false
+        var writer = JSONWriter(
+            capacity: 512,
+            shouldStop: { written in
+                if eidx_stop_signal() != 0 { return true }
+                if written >= MessageReader.roomCheckBytes, !MemoryRoom.fits(2 * written) { noRoom = true }
+                return noRoom
+            })
         writer.write(response)
         if writer.stopped {
             return Self.encode(
                 Self.error(
                     id: response["id"] ?? .null,
-                    EntityIndexError(.interrupted, "interrupted by a stop signal while the response was encoded")))
+                    noRoom
+                        ? EntityIndexError(
+                            .resourceExhausted,
+                            "the response did not fit in the memory the process has left while it was encoded; ask for fewer entities (limit, cursor, fewer ids)"
+                        )
+                        : EntityIndexError(.interrupted, "interrupted by a stop signal while the response was encoded"))
+            )
         }
         let bytes = writer.bytes
         guard bytes.count > limit else { return bytes }

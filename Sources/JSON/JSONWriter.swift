@@ -4,12 +4,13 @@
 /// JSON requires.
 public struct JSONWriter {
     public private(set) var bytes: [UInt8] = []
-    /// Asked every 4,096 values; once it says true, writing stops (`stopped`) and `bytes` is left incomplete.
-    public var shouldStop: (() -> Bool)?
+    /// Asked every 4,096 values, with the bytes written so far; once it says true, writing stops (`stopped`) and
+    /// `bytes` is left incomplete.
+    public var shouldStop: ((Int) -> Bool)?
     public private(set) var stopped = false
     private var values = 0
 
-    public init(capacity: Int = 256, shouldStop: (() -> Bool)? = nil) {
+    public init(capacity: Int = 256, shouldStop: ((Int) -> Bool)? = nil) {
         bytes.reserveCapacity(capacity)
         self.shouldStop = shouldStop
     }
@@ -30,7 +31,7 @@ public struct JSONWriter {
         if let shouldStop {
             if stopped { return }
             values += 1
-            if values & 4095 == 0, shouldStop() {
+            if values & 4095 == 0, shouldStop(bytes.count) {
                 stopped = true
                 return
             }

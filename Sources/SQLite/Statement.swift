@@ -46,7 +46,8 @@ public final class Statement {
     let handle: OpaquePointer
     unowned let connection: Connection
     public let sql: String
-    /// A query (not a write, nor a transaction's BEGIN, COMMIT or ROLLBACK, which SQLite also counts read-only).
+    /// A query: read-only and returning rows (not a write, nor a transaction's BEGIN, COMMIT or ROLLBACK, which
+    /// SQLite also counts read-only).
     let isQuery: Bool
 
     init(connection: Connection, sql: String) throws(SQLiteError) {
@@ -59,10 +60,8 @@ public final class Statement {
         self.handle = statement
         self.connection = connection
         self.sql = sql
-        let keyword = sql.drop(while: { $0 == " " || $0 == "\n" }).prefix(while: \.isLetter).uppercased()
-        isQuery =
-            sqlite3_stmt_readonly(statement) != 0
-            && !["BEGIN", "COMMIT", "END", "ROLLBACK", "SAVEPOINT", "RELEASE"].contains(keyword)
+        // BEGIN, COMMIT and ROLLBACK return no columns.
+        isQuery = sqlite3_stmt_readonly(statement) != 0 && sqlite3_column_count(statement) > 0
     }
 
     deinit { sqlite3_finalize(handle) }

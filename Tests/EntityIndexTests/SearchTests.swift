@@ -235,8 +235,11 @@ import Testing
     }
 
     /// A long field is highlighted in pieces cut at spaces: the spans are those of its parts, shifted.
-    @Test func aLongFieldIsHighlightedAsItsPartsAre() throws {
-        let part = "Café 東京塔 #1042-A Müller's order 🎉 order-1042 東京 ordering "
+    @Test(arguments: [
+        "Café 東京塔 #1042-A Müller's order 🎉 order-1042 東京 ordering ",
+        "東京タワーの夜景はとても綺麗です。注文番号は１０４２です。\u{3000}東京駅",
+    ])
+    func aLongFieldIsHighlightedAsItsPartsAre(_ part: String) throws {
         let store = try TestSupport.store()
         let count = 2_000  // 136 KB: several pieces
         _ = try store.ingest([
@@ -244,9 +247,10 @@ import Testing
             TestSupport.record(
                 "item", "long", "Long", [("description", .string(String(repeating: part, count: count)))]),
         ])
-        for query in ["order 東京", "1042", "muller", "cafe orde"] {
+        var compared = 0
+        for query in ["order 東京", "1042", "muller", "cafe orde", "夜景", "東京駅"] {
             let results = try store.search(SearchRequest(query: query, highlight: true))
-            let short = try #require(results.first { $0.key.id == "short" }?.highlights)
+            guard let short = results.first(where: { $0.key.id == "short" })?.highlights else { continue }
             let long = try #require(results.first { $0.key.id == "long" }?.highlights)
             let units = part.utf16.count
             let expected = (0..<count).flatMap { k in
@@ -255,11 +259,12 @@ import Testing
                 }
             }
             let found = long.filter { $0.field == "description" }
-            #expect(!expected.isEmpty)
             #expect(found.count == expected.count, "\(query)")
             let wrong = zip(found, expected).first { $0 != $1 }
             #expect(wrong == nil, "\(query): \(String(describing: wrong))")
+            if !expected.isEmpty { compared += 1 }
         }
+        #expect(compared >= 2, "queries that found the part")
     }
 
     @Test func aWordAndItsSpelledOutFormAreHighlightedOnce() throws {

@@ -59,9 +59,19 @@ struct Highlighter {
         return n
     }
 
-    /// A long text is analyzed in pieces of about this many bytes, cut before a space or a line end (no word spans
-    /// one), so that a stop signal is seen between pieces and the tokens of one piece are held at a time.
+    /// A long text is analyzed in pieces of about this many bytes, cut before a space, a line end, an ideographic
+    /// space or an ideographic full stop (no word spans one), so that a stop signal is seen between pieces and the
+    /// tokens of one piece are held at a time.
     static let pieceBytes = 32 << 10
+
+    /// Whether a piece may end before `utf8[i]`.
+    static func isCut(_ utf8: [UInt8], _ i: Int) -> Bool {
+        switch utf8[i] {
+        case 0x20, 0x0A, 0x09, 0x0D: return true
+        case 0xE3: return i + 2 < utf8.count && utf8[i + 1] == 0x80 && (utf8[i + 2] == 0x80 || utf8[i + 2] == 0x82)
+        default: return false
+        }
+    }
 
     /// Byte ranges of `text` matched by any query term.
     func ranges(_ text: String) throws(EntityIndexError) -> [(Int, Int)] {
@@ -71,7 +81,7 @@ struct Highlighter {
         var start = 0
         while start < utf8.count {
             var end = min(start + Self.pieceBytes, utf8.count)
-            while end < utf8.count, ![0x20, 0x0A, 0x09, 0x0D].contains(utf8[end]) { end += 1 }
+            while end < utf8.count, !Self.isCut(utf8, end) { end += 1 }
             let piece = String(decoding: utf8[start..<end], as: UTF8.self)
             for (from, to) in try pieceRanges(piece) { result.append((from + start, to + start)) }
             try StopSignal.check("highlighting the results")

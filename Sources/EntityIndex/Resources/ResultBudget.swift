@@ -43,8 +43,9 @@ final class ResultBudget {
         }
         if bytes >= nextRoomCheck {
             nextRoomCheck = bytes + Self.roomCheckStep
-            // The result in memory, and its encoding beside it, must still fit.
-            try MemoryRoom.require(2 * bytes, for: "a result of more than \(bytes >> 20) MiB")
+            // The result in memory is copied into JSON values, then encoded by doubling a buffer: about four
+            // times its bytes must still fit.
+            try MemoryRoom.require(4 * bytes, for: "a result of more than \(bytes >> 20) MiB")
         }
     }
 }

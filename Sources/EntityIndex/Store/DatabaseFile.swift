@@ -13,6 +13,9 @@ import SQLite
 struct DatabaseFile {
     /// The name given to SQLite (a `file:` name is prefixed with `./`).
     let sqliteName: String
+    /// The file the name leads to, symbolic links followed: its `-wal` and `-shm` are beside it, where SQLite keeps
+    /// them.
+    let resolvedName: String
     /// Whether this process cannot write the file or its folder: it is then opened read-only, and never so that a
     /// `-shm` is left behind (see `access`).
     let readOnly: Bool
@@ -20,7 +23,7 @@ struct DatabaseFile {
     static let inMemory = ":memory:"
 
     /// How SQLite opens the file, and under which name.
-    enum Access: Equatable {
+    enum Access {
         case readWrite(String)
         /// Immutable: no locks, no `-shm` (https://sqlite.org/uri.html#uriimmutable); for a file whose `-wal`
         /// holds nothing.
@@ -28,13 +31,15 @@ struct DatabaseFile {
         /// Read-only through the `-shm` and `-wal` already there: changes still in the `-wal` are read.
         case readOnly(String)
         /// A private copy of the file with its `-wal` applied, for a `-wal` that cannot be read in place (it has
-        /// no `-shm`, which this process may not create); the copy's files are removed once it is open.
-        case copy(String, folder: String)
+        /// no `-shm`, which this process may not create); the copy's files are removed once it is open. Stop
+        /// signals are held back until then, so that no copy is left behind.
+        case copy(String, folder: String, held: HeldSignals)
     }
 
     init(path: String) throws(EntityIndexError) {
         if path == Self.inMemory {
             sqliteName = path
+            resolvedName = path
             readOnly = false
             return
         }
@@ -47,17 +52,50 @@ struct DatabaseFile {
         }
         sqliteName = path.hasPrefix("file:") ? "./" + path : path
         Self.createPrivate(sqliteName)
-        readOnly = Glibc.access(sqliteName, W_OK) != 0 || Glibc.access(Self.folder(of: sqliteName), W_OK) != 0
+        resolvedName = Self.resolved(sqliteName)
+        readOnly =
+            Glibc.access(resolvedName, W_OK) != 0 || Glibc.access(Self.folder(of: resolvedName), W_OK) != 0
     }
 
     /// How to open the file: read-write, or for a file this process cannot write, in a way that sees every
     /// committed change and leaves no file behind.
     func access() throws(EntityIndexError) -> Access {
         guard readOnly else { return .readWrite(sqliteName) }
-        let wal = sqliteName + "-wal"
-        guard (Self.size(wal) ?? 0) > 0 else { return .immutable(Self.immutableURI(sqliteName)) }
-        if Self.size(sqliteName + "-shm") != nil { return .readOnly(sqliteName) }
-        return try Self.privateCopy(of: sqliteName)
+        guard (Self.size(resolvedName + "-wal") ?? 0) > 0 else { return .immutable(Self.immutableURI(sqliteName)) }
+        if Self.size(resolvedName + "-shm") != nil { return .readOnly(sqliteName) }
+        let held = HeldSignals()
+        do {
+            return try Self.privateCopy(of: resolvedName, held: held)
+        } catch {
+            held.release()
+            throw error
+        }
+    }
+
+    /// The path with symbolic links followed; the path itself when it names nothing.
+    static func resolved(_ path: String) -> String {
+        guard let real = realpath(path, nil) else { return path }
+        defer { free(real) }
+        return String(cString: real)
+    }
+
+    /// SIGINT and SIGTERM blocked (left pending) from `init` to `release`, for work that must not be cut short.
+    struct HeldSignals {
+        private var previous = sigset_t()
+
+        init() {
+            var set = sigset_t()
+            sigemptyset(&set)
+            sigaddset(&set, SIGINT)
+            sigaddset(&set, SIGTERM)
+            pthread_sigmask(SIG_BLOCK, &set, &previous)
+        }
+
+        /// Restores the mask; a signal that came meanwhile is delivered now.
+        func release() {
+            var mask = previous
+            pthread_sigmask(SIG_SETMASK, &mask, nil)
+        }
     }
 
     /// The size of the file at `path`, nil when there is none.
@@ -68,16 +106,25 @@ struct DatabaseFile {
 
     /// Copies the database and its `-wal` into a new private folder and applies the `-wal` there (a checkpoint),
     /// so that the copy can be opened immutable.
-    static func privateCopy(of path: String) throws(EntityIndexError) -> Access {
-        let base = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array((base + "/entityidx-XXXXXX").utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+    static func privateCopy(of path: String, held: HeldSignals) throws(EntityIndexError) -> Access {
+        let given = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+        var folder: String?
+        var problem = ""
+        for base in [given, "/tmp"].compactMap({ $0 }) where folder == nil {
+            var template = Array((base + "/entityidx-XXXXXX").utf8CString)
+            if let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) {
+                folder = String(cString: made)
+            } else {
+                problem += "\(problem.isEmpty ? "" : "; ")\(base): \(String(cString: strerror(errno)))"
+            }
+        }
+        guard let folder else {
             throw EntityIndexError(
                 .io,
-                "the database \(path) has changes in its -wal file that can only be read with a -shm file beside it, which this process may not create, and no private copy could be made in \(base); open it once with write access (any command) to fold the -wal into the database"
+                "the database \(path) has changes in its -wal file that can only be read with a -shm file beside it, which this process may not create, and no private copy could be made (\(problem)); open it once with write access (any command) to fold the -wal into the database"
             )
         }
-        let folder = String(cString: made)
+        let base = DatabaseFile.folder(of: folder)
         let copy = folder + "/index.sqlite"
         do {
             try copyFile(path, to: copy)
@@ -92,7 +139,7 @@ struct DatabaseFile {
                 "the database \(path) has changes in its -wal file that can only be read with a -shm file beside it, which this process may not create; a private copy in \(base) failed (\(error)); open it once with write access (any command) to fold the -wal into the database"
             )
         }
-        return .copy(immutableURI(copy), folder: folder)
+        return .copy(immutableURI(copy), folder: folder, held: held)
     }
 
     static func copyFile(_ from: String, to: String) throws(EntityIndexError) {

@@ -151,29 +151,36 @@ public enum TextAnalyzer {
         }
         var words: [Word] = []
         var members: [[Int]] = []  // the primary indices of each word
-        for (index, token) in primary.enumerated() {
-            if let last = words.last {
-                switch last {
-                case .cjk(var run) where token.isCJK && run.last!.end == token.start:
-                    run.append(token)
-                    words[words.count - 1] = .cjk(run)
-                    members[members.count - 1].append(index)
-                    continue
-                case .plain(let p) where !token.isCJK && joins(p, token, utf8):
-                    words[words.count - 1] = .compound([p, token])
-                    members[members.count - 1].append(index)
-                    continue
-                case .compound(var parts) where !token.isCJK && joins(parts.last!, token, utf8):
-                    parts.append(token)
-                    words[words.count - 1] = .compound(parts)
-                    members[members.count - 1].append(index)
-                    continue
-                default: break
-                }
-            }
-            words.append(token.isCJK ? .cjk([token]) : .plain(token))
-            members.append([index])
+        // The word being built, kept apart from `words` until it ends: appending to a run stored in the array
+        // would copy it at every token (quadratic in a long CJK run or compound).
+        var run: [Token] = []
+        var runIsCJK = false
+        var runMembers: [Int] = []
+        func flush() {
+            guard !run.isEmpty else { return }
+            words.append(runIsCJK ? .cjk(run) : run.count == 1 ? .plain(run[0]) : .compound(run))
+            members.append(runMembers)
+            run.removeAll()
+            runMembers.removeAll()
         }
+        for (index, token) in primary.enumerated() {
+            if let last = run.last {
+                let extends =
+                    runIsCJK
+                    ? token.isCJK && last.end == token.start
+                    : !token.isCJK && joins(last, token, utf8)
+                if extends {
+                    run.append(token)
+                    runMembers.append(index)
+                    continue
+                }
+                flush()
+            }
+            run = [token]
+            runIsCJK = token.isCJK
+            runMembers = [index]
+        }
+        flush()
         guard !variants.isEmpty else { return words }
         var result: [Word] = []
         for (word, indices) in zip(words, members) {
