@@ -149,6 +149,55 @@ struct HostileSoakTests {
         #expect(p.call("stats").result?["entities"] == JSONValue(64_000), "the next line is served")
     }
 
+    /// Address-space limits from 40 to 130 MiB above the idle pipe, against a batch of 12 pages of 3.2 MB and a
+    /// search of 400 results with highlights (14 MB): every run answers both lines; none aborts.
+    @Test func noAddressSpaceLimitMakesThePipeAbort() throws {
+        let db = fresh()
+        let description = String(repeating: "words about the item and more words ", count: 220)
+        let records = (0..<400).map { i in
+            JSONWriter.string(
+                TestSupport.record(
+                    "item", String(format: "%05d", i), "Item \(i)", [("description", .string(description))]))
+        }
+        #expect(try Binary.run(["--db", db, "ingest", "-"], input: records.joined(separator: "\n")).status == 0)
+        let idle = try PipeProcess(db: db)
+        _ = idle.call("stats")
+        let idleKiB = PipeMemoryTests.mappedKiB(idle.process.processIdentifier)
+        idle.close()
+        let batch = JSONWriter.string(
+            .array((0..<12).map { request($0, "all", ["type": "item", "limit": 10_000]) }))
+        let search = JSONWriter.string(request(20, "search", ["query": "words", "limit": 400, "highlight": true]))
+        var aborted: [String] = []
+        for extra in stride(from: 40, through: 130, by: 6) {
+            for (name, line) in [("batch", batch), ("search", search)] {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/bin/sh")
+                process.arguments = [
+                    "-c", "ulimit -v \(idleKiB + extra * 1024) && exec \"$0\" \"$@\"", Binary.path, "--db", db, "pipe",
+                ]
+                let stdin = Pipe(), stdout = Pipe()
+                process.standardInput = stdin
+                process.standardOutput = stdout
+                process.standardError = FileHandle.nullDevice
+                try process.run()
+                let input = line + "\n" + JSONWriter.string(request(99, "stats", [:])) + "\n"
+                let writer = Thread {
+                    try? stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8))
+                    try? stdin.fileHandleForWriting.close()
+                }
+                writer.start()
+                let output = stdout.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                let lines = output.split(separator: 0x0A).count
+                if process.terminationStatus != 0 || lines != 2 {
+                    aborted.append("\(name) at +\(extra) MiB: status \(process.terminationStatus), \(lines) lines")
+                }
+            }
+        }
+        report("address-space limits +40 to +130 MiB: \(aborted.count) of 32 runs failed \(aborted)")
+        #expect(aborted.isEmpty)
+    }
+
     /// 1,000 records of 1 MB through `ingest -`: memory follows the hand-off queue's bytes, not the records' size.
     @Test func anIngestOfAThousandRecordsOfAMegabyte() throws {
         let db = fresh()
