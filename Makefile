@@ -85,7 +85,7 @@ bench: release
 	@command -v gnuplot >/dev/null 2>&1 || { SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
 		$$SUDO apt-get install -y -qq gnuplot-nox >/dev/null 2>&1 || \
 		{ $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq gnuplot-nox >/dev/null 2>&1; } || echo "gnuplot unavailable: no chart"; }
-	@if [ "$(BENCH_CORPUS)" != synthetic ]; then \
+	@if [ "$(BENCH_CORPUS)" != synthetic ]; then mkdir -p $(dir $(DEBIAN_CORPUS)); \
 		python3 scripts/debian-corpus.py --cache .build/debian-corpus --out $(DEBIAN_CORPUS) \
 			--max-items $(DEBIAN_MAX_ITEMS) 2>$(DEBIAN_CORPUS).log; status=$$?; cat $(DEBIAN_CORPUS).log; \
 		[ $$status = 0 ] || exit $$status; fi
@@ -95,7 +95,7 @@ bench: release
 # The Core Spotlight query forms (`spotlight`) on Debian's package list, p50/p99 per form; writes its own section of
 # docs/benchmarks.md (make bench keeps it). Builds the corpus as make bench does when it is missing.
 bench-spotlight: release
-	@if [ ! -f $(DEBIAN_CORPUS) ]; then \
+	@if [ ! -f $(DEBIAN_CORPUS) ]; then mkdir -p $(dir $(DEBIAN_CORPUS)); \
 		python3 scripts/debian-corpus.py --cache .build/debian-corpus --out $(DEBIAN_CORPUS) --max-items $(DEBIAN_MAX_ITEMS) \
 			2>$(DEBIAN_CORPUS).log || { cat $(DEBIAN_CORPUS).log; exit 1; }; fi
 	.build/release/entityidx-bench spotlight $(DEBIAN_CORPUS) --binary $(BIN) --out docs
