@@ -24,6 +24,57 @@ enum Binary {
         var json: JSONValue { (try? JSONParser().parse(stdout)) ?? .null }
     }
 
+    /// A field of a process's /proc status in KiB (`VmRSS:`, `VmHWM:`, `VmSize:`), 0 when it cannot be read.
+    static func statusKiB(_ pid: Int32, _ field: String) -> Int {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        for line in status.split(separator: "\n") where line.hasPrefix(field) {
+            return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
+        }
+        return 0
+    }
+
+    /// An index of 400 items of 8 KB at `db`, for the memory tests.
+    static func ingestLargeItems(_ db: String) throws {
+        let description = String(repeating: "words about the item and more words ", count: 220)
+        let records = (0..<400).map { i in
+            JSONWriter.string(
+                TestSupport.record(
+                    "item", String(format: "%05d", i), "Item \(i)", [("description", .string(description))]))
+        }
+        _ = try run(["--db", db, "ingest", "-"], input: records.joined(separator: "\n"))
+    }
+
+    /// The mapped size (VmSize, KiB) of a pipe on `db` once it has opened the index and answered.
+    static func idlePipeKiB(_ db: String) throws -> Int {
+        let idle = try PipeProcess(db: db)
+        defer { idle.close() }
+        _ = idle.call("stats")
+        return statusKiB(idle.process.processIdentifier, "VmSize:")
+    }
+
+    /// Runs `entityidx --db DB pipe` under an address-space limit of `kib` (`ulimit -v`), writing `input` from
+    /// another thread while its output is read; returns the exit status and the output.
+    static func pipe(underAddressSpaceLimit kib: Int, db: String, input: String) throws -> (status: Int32, output: Data)
+    {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "ulimit -v \(kib) && exec \"$0\" \"$@\"", path, "--db", db, "pipe"]
+        let stdin = Pipe(), stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = FileHandle.nullDevice
+        ignoreSIGPIPE
+        try process.run()
+        let writer = Thread {
+            try? stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8))
+            try? stdin.fileHandleForWriting.close()
+        }
+        writer.start()
+        let output = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, output)
+    }
+
     /// Writing to a child that has gone fails with EPIPE instead of killing the test runner.
     static let ignoreSIGPIPE: Void = { signal(SIGPIPE, SIG_IGN) }()
 
@@ -159,16 +210,8 @@ final class PipeProcess {
     }
 
     /// Resident memory of the process, in KiB.
-    var residentKiB: Int { status("VmRSS:") }
+    var residentKiB: Int { Binary.statusKiB(process.processIdentifier, "VmRSS:") }
 
     /// The most resident memory the process has had (VmHWM), in KiB.
-    var peakKiB: Int { status("VmHWM:") }
-
-    private func status(_ field: String) -> Int {
-        let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
-        for line in status.split(separator: "\n") where line.hasPrefix(field) {
-            return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
-        }
-        return 0
-    }
+    var peakKiB: Int { Binary.statusKiB(process.processIdentifier, "VmHWM:") }
 }

@@ -9,9 +9,10 @@ import Testing
         separator: "\n")
 
     /// Runs the binary in `directory`, as the unprivileged user `nobody` when `asNobody` (file modes do not stop root).
-    func run(_ arguments: [String], in directory: String, asNobody: Bool = false, input: String = "") throws
-        -> Binary.Result
-    {
+    func run(
+        _ arguments: [String], in directory: String, asNobody: Bool = false, input: String = "",
+        environment: [String: String] = [:]
+    ) throws -> Binary.Result {
         let process = Process()
         if asNobody {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
@@ -23,7 +24,7 @@ import Testing
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "ENTITYIDX_DB")
-        process.environment = env
+        process.environment = env.merging(environment) { $1 }
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout
@@ -109,22 +110,9 @@ import Testing
         let scratch = TestSupport.temporaryDirectory()
         #expect(chmod(scratch, 0o777) == 0)
         func search() throws -> Binary.Result {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            process.arguments = [
-                "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/env", "TMPDIR=\(scratch)", Binary.path,
-                "--db", db, "--now", "2026-03-02T09:00:00Z", "search", "walrus", "--json",
-            ]
-            let stdout = Pipe(), stderr = Pipe()
-            process.standardOutput = stdout
-            process.standardError = stderr
-            try process.run()
-            let out = stdout.fileHandleForReading.readDataToEndOfFile()
-            let err = stderr.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return Binary.Result(
-                status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                stderr: String(decoding: err, as: UTF8.self))
+            try run(
+                ["--db", db, "--now", "2026-03-02T09:00:00Z", "search", "walrus", "--json"], in: dir, asNobody: true,
+                environment: ["TMPDIR": scratch])
         }
         let files = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
         let throughShm = try search()

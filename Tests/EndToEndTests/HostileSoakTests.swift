@@ -153,44 +153,20 @@ struct HostileSoakTests {
     /// search of 400 results with highlights (14 MB): every run answers both lines; none aborts.
     @Test func noAddressSpaceLimitMakesThePipeAbort() throws {
         let db = fresh()
-        let description = String(repeating: "words about the item and more words ", count: 220)
-        let records = (0..<400).map { i in
-            JSONWriter.string(
-                TestSupport.record(
-                    "item", String(format: "%05d", i), "Item \(i)", [("description", .string(description))]))
-        }
-        #expect(try Binary.run(["--db", db, "ingest", "-"], input: records.joined(separator: "\n")).status == 0)
-        let idle = try PipeProcess(db: db)
-        _ = idle.call("stats")
-        let idleKiB = PipeMemoryTests.mappedKiB(idle.process.processIdentifier)
-        idle.close()
+        try Binary.ingestLargeItems(db)
+        let idleKiB = try Binary.idlePipeKiB(db)
         let batch = JSONWriter.string(
             .array((0..<12).map { request($0, "all", ["type": "item", "limit": 10_000]) }))
         let search = JSONWriter.string(request(20, "search", ["query": "words", "limit": 400, "highlight": true]))
         var aborted: [String] = []
         for extra in stride(from: 40, through: 130, by: 6) {
             for (name, line) in [("batch", batch), ("search", search)] {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/bin/sh")
-                process.arguments = [
-                    "-c", "ulimit -v \(idleKiB + extra * 1024) && exec \"$0\" \"$@\"", Binary.path, "--db", db, "pipe",
-                ]
-                let stdin = Pipe(), stdout = Pipe()
-                process.standardInput = stdin
-                process.standardOutput = stdout
-                process.standardError = FileHandle.nullDevice
-                try process.run()
                 let input = line + "\n" + JSONWriter.string(request(99, "stats", [:])) + "\n"
-                let writer = Thread {
-                    try? stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8))
-                    try? stdin.fileHandleForWriting.close()
-                }
-                writer.start()
-                let output = stdout.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
+                let (status, output) = try Binary.pipe(
+                    underAddressSpaceLimit: idleKiB + extra * 1024, db: db, input: input)
                 let lines = output.split(separator: 0x0A).count
-                if process.terminationStatus != 0 || lines != 2 {
-                    aborted.append("\(name) at +\(extra) MiB: status \(process.terminationStatus), \(lines) lines")
+                if status != 0 || lines != 2 {
+                    aborted.append("\(name) at +\(extra) MiB: status \(status), \(lines) lines")
                 }
             }
         }
@@ -215,22 +191,14 @@ struct HostileSoakTests {
         for i in 0..<1_000 {
             let record = #"{"type":"doc","id":"\#(i)","title":"Doc \#(i)","description":"\#(long)"}"# + "\n"
             try stdin.fileHandleForWriting.write(contentsOf: Data(record.utf8))
-            if i % 50 == 0 { peak = max(peak, Self.peakKiB(process.processIdentifier)) }
+            if i % 50 == 0 { peak = max(peak, Binary.statusKiB(process.processIdentifier, "VmHWM:")) }
         }
         try stdin.fileHandleForWriting.close()
-        peak = max(peak, Self.peakKiB(process.processIdentifier))
+        peak = max(peak, Binary.statusKiB(process.processIdentifier, "VmHWM:"))
         process.waitUntilExit()
         report(
             "ingest of 1,000 records of 1 MB: \(Int(monotonic() - t)) s, peak resident \(peak / 1024) MiB (was 4 GB)")
         #expect(process.terminationStatus == 0)
         #expect(peak < 500_000)
-    }
-
-    static func peakKiB(_ pid: Int32) -> Int {
-        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-            return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
-        }
-        return 0
     }
 }

@@ -34,49 +34,20 @@ import Testing
         #expect(growth < 4 * 1024, "resident memory grew by \(growth) KiB from the 1,000th to the 10,000th search")
     }
 
-    /// The process's mapped size (VmSize), in KiB.
-    static func mappedKiB(_ pid: Int32) -> Int {
-        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-        for line in status.split(separator: "\n") where line.hasPrefix("VmSize:") {
-            return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
-        }
-        return 0
-    }
-
     /// Under an address-space limit (`ulimit -v`) that leaves about 64 MiB beside the idle pipe, requests that would
     /// need more are answered with `resource_exhausted` and the next line is served; a failed allocation would
     /// abort the process instead (the build before this check aborted on each of these lines).
     @Test func underAnAddressSpaceLimitEveryRequestIsAnsweredAndTheNextLineServed() throws {
         let db = TestSupport.temporaryDirectory() + "/index.sqlite"
-        let description = String(repeating: "words about the item and more words ", count: 220)  // 8 KB
-        let records = (0..<400).map { i in
-            JSONWriter.string(
-                TestSupport.record(
-                    "item", String(format: "%05d", i), "Item \(i)", [("description", .string(description))]))
-        }
-        #expect(try Binary.run(["--db", db, "ingest", "-"], input: records.joined(separator: "\n")).status == 0)
-        // The idle pipe's mapped size, once it has opened the index and answered.
-        let idle = try PipeProcess(db: db)
-        _ = idle.call("stats")
-        let limit = Self.mappedKiB(idle.process.processIdentifier) + 64 * 1024
-        idle.close()
-
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "ulimit -v \(limit) && exec \"$0\" \"$@\"", Binary.path, "--db", db, "pipe"]
-        let stdin = Pipe(), stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = FileHandle.nullDevice
-        Binary.ignoreSIGPIPE
-        try process.run()
+        try Binary.ingestLargeItems(db)
+        let limit = try Binary.idlePipeKiB(db) + 64 * 1024
         func request(_ id: Int, _ method: String, _ params: JSONValue) -> JSONValue {
             ["jsonrpc": "2.0", "id": JSONValue(id), "method": .string(method), "params": params]
         }
         // 1. A batch of 12 pages of all 400 entities (3.2 MB each, 38 MB in all: within the batch's 64 MiB, not
         // within the memory left).
         let batch = JSONValue.array((0..<12).map { request($0, "all", ["type": "item", "limit": 10_000]) })
-        // 2. One line of 40 MB: a get of 4 million ids (written as text: building it as values is slow).
+        // 2. One line of 32 MB: a get of 4 million ids (written as text: building it as values is slow).
         let ids = Array(repeating: #""00001","00002","00003","00004","00005""#, count: 800_000).joined(separator: ",")
         let huge = #"{"jsonrpc":"2.0","id":100,"method":"get","params":{"type":"item","ids":["# + ids + "]}}"
         // 3. An ingest of 1,000 records of 60 KB (60 MB), all or nothing.
@@ -86,14 +57,9 @@ import Testing
             + (0..<1_000).map { #"{"type":"bulk","id":"\#($0)","title":"Bulk","description":"\#(big)"}"# }.joined(
                 separator: ",") + "]}}"
         let lines = [JSONWriter.string(batch), huge, bulk, JSONWriter.string(request(102, "stats", [:]))]
-        let writer = Thread {
-            for line in lines { try? stdin.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8)) }
-            try? stdin.fileHandleForWriting.close()
-        }
-        writer.start()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "the pipe ended with status \(process.terminationStatus)")
+        let (status, output) = try Binary.pipe(
+            underAddressSpaceLimit: limit, db: db, input: lines.map { $0 + "\n" }.joined())
+        #expect(status == 0, "the pipe ended with status \(status)")
         let responses = String(decoding: output, as: UTF8.self).split(separator: "\n").map {
             (try? JSONParser().parse(String($0))) ?? .null
         }
