@@ -110,11 +110,11 @@ struct TopK {
         if typos == 0, !titleKey.isEmpty {
             try readBucket(
                 bucket(0, 0), "SELECT doc FROM search_doc WHERE title_plain = ? ORDER BY doc DESC", [.text(titleKey)])
-            try readBucket(bucket(0, 1), fts, [.text(titleStart(typing: false) + match("title", wholeWords: true))])
+            try readBucket(bucket(0, 1), fts, [.text(startingTitle(typing: false, match("title", wholeWords: true)))])
         }
         try readBucket(bucket(0, 2), fts, [.text(match("title", wholeWords: true))])
         if typos == 0, !titleKey.isEmpty {
-            try readBucket(bucket(0, 3), fts, [.text(titleStart(typing: true) + match("title"))])
+            try readBucket(bucket(0, 3), fts, [.text(startingTitle(typing: true, match("title")))])
         }
         try readBucket(bucket(0, 4), fts, [.text(match("title ident"))])
         // Then by attribute: a synonym or keyword equal to the query first, then the rest.
@@ -174,9 +174,18 @@ struct TopK {
         }
     }
 
-    /// The start of a starting-title bucket's query: the title's first term is the query's first word (or, while
-    /// `typing` a single word, starts with it), when the index can say so; else nothing (the bucket's members are
-    /// then found among all the title's matches).
+    /// A starting-title bucket's query: the title's first term is the query's first word, and the title holds
+    /// every word (`rest`). With one word the first clause implies the second, which is left out: FTS5 would read
+    /// the word's list once more for it (a one-letter word in 1M entities: 21 ms with it, 9 without).
+    private func startingTitle(typing: Bool, _ rest: String) -> String {
+        let start = titleStart(typing: typing)
+        if start.isEmpty { return rest }
+        return query.terms.count == 1 ? start : start + " AND " + rest
+    }
+
+    /// The first clause of a starting-title bucket's query: the title's first term is the query's first word (or,
+    /// while `typing` a single word, starts with it), when the index can say so; else nothing (the bucket's members
+    /// are then found among all the title's matches).
     ///
     /// A title's first index term is its first plain token for words of ASCII letters and digits; other scripts can
     /// differ (a CJK title's first term is a bigram).
@@ -187,7 +196,7 @@ struct TopK {
         let star = typing && query.terms.count == 1 && first.prefix
         // A typed prefix expanded into completions would make FTS5 merge every completion's doclist for `^"word"*`.
         if star && first.completions != nil { return "" }
-        return "{title} : ^\"" + word + "\"" + (star ? "*" : "") + " AND "
+        return "{title} : ^\"" + word + "\"" + (star ? "*" : "")
     }
 
     /// Accepts the members of `bucket` that `sql` returns (document ids, best first), until the search has enough.
