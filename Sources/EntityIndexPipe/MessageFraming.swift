@@ -263,15 +263,15 @@ struct MessageWriter {
     func send(encoded message: [UInt8], framing: Framing) -> Bool {
         switch framing {
         case .lines:
-            return write([message, [0x0A]])
+            return write(message, [0x0A])
         case .headers:
-            return write([Array("Content-Length: \(message.count)\r\n\r\n".utf8), message])
+            return write(Array("Content-Length: \(message.count)\r\n\r\n".utf8), message)
         }
     }
 
-    private func write(_ parts: [[UInt8]]) -> Bool {
-        var sent = 0  // bytes of all the parts written so far
-        let total = parts.reduce(0) { $0 + $1.count }
+    private func write(_ head: [UInt8], _ tail: [UInt8]) -> Bool {
+        var sent = 0  // bytes of head, then tail, written so far
+        let total = head.count + tail.count
         while sent < total {
             // After a stop signal a reader that does not read would hold the process here for ever: a write
             // waits at most a tenth of a second for room.
@@ -279,20 +279,21 @@ struct MessageWriter {
                 var target = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
                 if poll(&target, 1, 100) <= 0 { return false }
             }
-            let n = parts[0].withUnsafeBytes { first in
-                parts[parts.count - 1].withUnsafeBytes { last in
+            let n = head.withUnsafeBytes { h in
+                tail.withUnsafeBytes { t in
                     var vectors: [iovec] = []
-                    var skip = sent
-                    for buffer in parts.count == 1 ? [first] : [first, last] {
-                        if skip >= buffer.count {
-                            skip -= buffer.count
-                            continue
-                        }
+                    if sent < h.count {
                         vectors.append(
                             iovec(
-                                iov_base: UnsafeMutableRawPointer(mutating: buffer.baseAddress! + skip),
-                                iov_len: buffer.count - skip))
-                        skip = 0
+                                iov_base: UnsafeMutableRawPointer(mutating: h.baseAddress! + sent),
+                                iov_len: h.count - sent))
+                    }
+                    let inTail = max(0, sent - h.count)
+                    if inTail < t.count {
+                        vectors.append(
+                            iovec(
+                                iov_base: UnsafeMutableRawPointer(mutating: t.baseAddress! + inTail),
+                                iov_len: t.count - inTail))
                     }
                     return writev(fd, vectors, Int32(vectors.count))
                 }

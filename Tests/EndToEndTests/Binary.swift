@@ -75,6 +75,19 @@ enum Binary {
         return (process.terminationStatus, output)
     }
 
+    /// Starts `entityidx --db DB ingest -`, its output discarded; the caller writes records to `stdin` and closes it.
+    static func startIngest(db: String) throws -> (process: Process, stdin: FileHandle) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = ["--db", db, "ingest", "-"]
+        let stdin = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return (process, stdin.fileHandleForWriting)
+    }
+
     /// Writing to a child that has gone fails with EPIPE instead of killing the test runner.
     static let ignoreSIGPIPE: Void = { signal(SIGPIPE, SIG_IGN) }()
 

@@ -20,16 +20,9 @@ struct HostileSoakTests {
         let db = fresh()
         let holder = try PipeProcess(db: db)
         #expect(holder.call("batch.begin").error == nil)
-        let writer = Process()
-        writer.executableURL = URL(fileURLWithPath: Binary.path)
-        writer.arguments = ["--db", db, "ingest", "-"]
-        let stdin = Pipe()
-        writer.standardInput = stdin
-        writer.standardOutput = FileHandle.nullDevice
-        writer.standardError = FileHandle.nullDevice
-        try writer.run()
-        stdin.fileHandleForWriting.write(Data(JSONWriter.string(TestSupport.record("task", "1", "One")).utf8))
-        try stdin.fileHandleForWriting.close()
+        let (writer, stdin) = try Binary.startIngest(db: db)
+        stdin.write(Data(JSONWriter.string(TestSupport.record("task", "1", "One")).utf8))
+        try stdin.close()
         Thread.sleep(forTimeInterval: 12)
         #expect(writer.isRunning, "still waiting after 12 s")
         #expect(holder.call("batch.end", ["clientState": "s"]).error == nil)
@@ -177,23 +170,16 @@ struct HostileSoakTests {
     /// 1,000 records of 1 MB through `ingest -`: memory follows the hand-off queue's bytes, not the records' size.
     @Test func anIngestOfAThousandRecordsOfAMegabyte() throws {
         let db = fresh()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Binary.path)
-        process.arguments = ["--db", db, "ingest", "-"]
-        let stdin = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let (process, stdin) = try Binary.startIngest(db: db)
         let long = (0..<55_000).map { "lorem ipsum dolor\($0 % 10)" }.joined(separator: " ")
         var peak = 0
         let t = monotonic()
         for i in 0..<1_000 {
             let record = #"{"type":"doc","id":"\#(i)","title":"Doc \#(i)","description":"\#(long)"}"# + "\n"
-            try stdin.fileHandleForWriting.write(contentsOf: Data(record.utf8))
+            try stdin.write(contentsOf: Data(record.utf8))
             if i % 50 == 0 { peak = max(peak, Binary.statusKiB(process.processIdentifier, "VmHWM:")) }
         }
-        try stdin.fileHandleForWriting.close()
+        try stdin.close()
         peak = max(peak, Binary.statusKiB(process.processIdentifier, "VmHWM:"))
         process.waitUntilExit()
         report(

@@ -94,16 +94,9 @@ import Testing
         let db = fresh()
         let holder = try PipeProcess(db: db)
         #expect(holder.call("batch.begin").error == nil)
-        let writer = Process()
-        writer.executableURL = URL(fileURLWithPath: Binary.path)
-        writer.arguments = ["--db", db, "ingest", "-"]
-        let stdin = Pipe()
-        writer.standardInput = stdin
-        writer.standardOutput = FileHandle.nullDevice
-        writer.standardError = FileHandle.nullDevice
-        try writer.run()
-        stdin.fileHandleForWriting.write(Data(JSONWriter.string(TestSupport.record("task", "1", "One")).utf8))
-        try stdin.fileHandleForWriting.close()
+        let (writer, stdin) = try Binary.startIngest(db: db)
+        stdin.write(Data(JSONWriter.string(TestSupport.record("task", "1", "One")).utf8))
+        try stdin.close()
         Thread.sleep(forTimeInterval: 1.5)
         #expect(writer.isRunning, "the writer waits while the batch is open")
         #expect(holder.call("batch.end", ["clientState": "s"]).error == nil)
@@ -132,22 +125,15 @@ import Testing
 
     @Test func anIdleIngestFromStdinHoldsNoLock() throws {
         let db = fresh()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Binary.path)
-        process.arguments = ["--db", db, "ingest", "-"]
-        let stdin = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let (process, stdin) = try Binary.startIngest(db: db)
         Thread.sleep(forTimeInterval: 0.3)
         // The producer has written nothing yet: another writer goes ahead at once.
         let other = try Binary.run(
             ["--db", db, "ingest", "-"], input: JSONWriter.string(TestSupport.record("task", "2", "Two")),
             environment: ["ENTITYIDX_LOCK_TIMEOUT": "1"])
         #expect(other.status == 0, "\(other.stderr)")
-        stdin.fileHandleForWriting.write(Data(JSONWriter.string(TestSupport.record("task", "1", "One")).utf8))
-        try stdin.fileHandleForWriting.close()
+        stdin.write(Data(JSONWriter.string(TestSupport.record("task", "1", "One")).utf8))
+        try stdin.close()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
         #expect(

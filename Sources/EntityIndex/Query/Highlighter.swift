@@ -15,9 +15,9 @@ struct Highlighter {
         var spans: [Highlight] = []
         // Linear in the text: the UTF-16 offset is carried from one span to the next, not counted from the start.
         func scan(_ field: String, _ text: String) throws(EntityIndexError) {
-            let found = try ranges(text)
-            guard !found.isEmpty else { return }
             let utf8 = Array(text.utf8)
+            let found = try ranges(text, utf8)
+            guard !found.isEmpty else { return }
             var position = 0
             var units = 0
             for (start, end) in found.sorted(by: { $0.0 < $1.0 }) {
@@ -73,9 +73,8 @@ struct Highlighter {
         }
     }
 
-    /// Byte ranges of `text` matched by any query term.
-    func ranges(_ text: String) throws(EntityIndexError) -> [(Int, Int)] {
-        let utf8 = Array(text.utf8)
+    /// Byte ranges of `text` (whose UTF-8 bytes are `utf8`) matched by any query term.
+    func ranges(_ text: String, _ utf8: [UInt8]) throws(EntityIndexError) -> [(Int, Int)] {
         guard utf8.count > Self.pieceBytes else { return try pieceRanges(text) }
         var result: [(Int, Int)] = []
         var start = 0

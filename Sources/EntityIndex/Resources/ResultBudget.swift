@@ -6,8 +6,8 @@ import SQLite
 ///
 /// Stored records are charged the size of their JSON text, highlights about the size they encode to. Past
 /// `EntityStore.maxResultBytes`, or once the process's memory room could no longer hold the response being
-/// built, the request fails with `resource_exhausted`, saying what to ask for instead. Each record read is also a
-/// point where a stop signal ends the request.
+/// built, the request fails with `resource_exhausted`, saying what to ask for instead. (A stop signal ends the
+/// request at the next row read: `Statement.step`.)
 final class ResultBudget {
     private(set) var bytes = 0
     let limit: Int
@@ -21,7 +21,6 @@ final class ResultBudget {
 
     /// Parses the stored record in a column (`entity.record`), charging the size of its JSON text.
     func record(_ s: Statement, _ column: Int32) throws(EntityIndexError) -> JSONObject {
-        try StopSignal.check("reading the results")
         guard let text = StoredRecord.decode(s.borrowedBytes(column)) else { return JSONObject() }
         try charge(text.count)
         return (try? JSONParser().parse(text))?.object ?? JSONObject()
