@@ -5,13 +5,33 @@ import JSON
 
 extension EntityResult {
     /// The entity as the pipe returns it: the record's fields as ingested, then what the method added.
+    ///
+    /// A record read from the index is written from its stored text: the added fields are spliced in before its
+    /// closing brace (a record has none of their names: its schema allows no other top-level field).
     public var json: JSONValue {
+        var added = JSONObject()
+        if let score { added["score"] = .number(JSONNumber(score)) }
+        if let explanation { added["explain"] = explanation }
+        if let highlights { added["highlights"] = .array(highlights.map(\.json)) }
+        if let engagement { added["engagement"] = .number(JSONNumber(engagement)) }
+        if let text = recordText, let spliced = Self.splice(text, added) { return .encoded(spliced) }
         var o = record
-        if let score { o["score"] = .number(JSONNumber(score)) }
-        if let explanation { o["explain"] = explanation }
-        if let highlights { o["highlights"] = .array(highlights.map(\.json)) }
-        if let engagement { o["engagement"] = .number(JSONNumber(engagement)) }
+        for (key, value) in added { o[key] = value }
         return .object(o)
+    }
+
+    /// An object's text with `added` written after its members; nil when the text is not an object.
+    private static func splice(_ text: JSONText, _ added: JSONObject) -> JSONText? {
+        let bytes = text.bytes
+        guard bytes.count >= 2, bytes.first == UInt8(ascii: "{"), bytes.last == UInt8(ascii: "}") else { return nil }
+        if added.isEmpty { return text }
+        let tail = JSONWriter.encode(.object(added))
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count + tail.count)
+        out.append(contentsOf: bytes.dropLast())
+        if bytes.count > 2 { out.append(UInt8(ascii: ",")) }
+        out.append(contentsOf: tail.dropFirst())
+        return JSONText(writerOutput: out)
     }
 }
 

@@ -9,12 +9,29 @@ public enum JSONValue: Sendable, Equatable {
     case string(String)
     case array([JSONValue])
     case object(JSONObject)
+    /// A value already written as JSON text by `JSONWriter` (a stored record), passed to the output as it is.
+    ///
+    /// Results are written from the stored bytes instead of being parsed and written again; a reader that looks
+    /// inside one (`object`, `decoded`, a subscript) parses it then.
+    case encoded(JSONText)
 
     public var string: String? { if case .string(let s) = self { return s }; return nil }
     public var bool: Bool? { if case .bool(let b) = self { return b }; return nil }
     public var number: JSONNumber? { if case .number(let n) = self { return n }; return nil }
     public var array: [JSONValue]? { if case .array(let a) = self { return a }; return nil }
-    public var object: JSONObject? { if case .object(let o) = self { return o }; return nil }
+    public var object: JSONObject? {
+        switch self {
+        case .object(let o): return o
+        case .encoded: return decoded.object
+        default: return nil
+        }
+    }
+    /// The value itself, with JSON text parsed (an `encoded` text that does not parse, which only damaged storage
+    /// gives, is null).
+    public var decoded: JSONValue {
+        guard case .encoded(let text) = self else { return self }
+        return (try? JSONParser().parse(text.bytes)) ?? .null
+    }
     public var isNull: Bool { if case .null = self { return true }; return false }
 
     /// The JSON type name, for error messages ("expected a string, got a number").
@@ -26,10 +43,37 @@ public enum JSONValue: Sendable, Equatable {
         case .string: return "a string"
         case .array: return "an array"
         case .object: return "an object"
+        case .encoded: return decoded.typeName
         }
     }
 
     public subscript(key: String) -> JSONValue? { object?[key] }
+
+    public static func == (a: JSONValue, b: JSONValue) -> Bool {
+        switch (a, b) {
+        case (.null, .null): return true
+        case (.bool(let x), .bool(let y)): return x == y
+        case (.number(let x), .number(let y)): return x == y
+        case (.string(let x), .string(let y)): return x == y
+        case (.array(let x), .array(let y)): return x == y
+        case (.object(let x), .object(let y)): return x == y
+        case (.encoded(let x), .encoded(let y)) where x == y: return true
+        case (.encoded, _), (_, .encoded):
+            let (x, y) = (a.decoded, b.decoded)
+            if case .encoded = x { return false }
+            if case .encoded = y { return false }
+            return x == y
+        default: return false
+        }
+    }
+}
+
+/// JSON text as `JSONWriter` writes it (compact, keys in order), kept as bytes.
+public struct JSONText: Sendable, Equatable {
+    public let bytes: [UInt8]
+
+    /// Bytes that hold one JSON value as the writer wrote it; the caller vouches for them (they are not checked).
+    public init(writerOutput bytes: [UInt8]) { self.bytes = bytes }
 }
 
 /// A JSON number: its literal text and its value as a Double.

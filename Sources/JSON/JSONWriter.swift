@@ -57,6 +57,7 @@ public struct JSONWriter {
                 write(pair.value)
             }
             bytes.append(UInt8(ascii: "}"))
+        case .encoded(let text): bytes.append(contentsOf: text.bytes)
         }
     }
 

@@ -9,6 +9,7 @@ public struct SchemaChecker {
     public init(_ root: JSONValue) { self.root = root }
 
     public func problems(_ value: JSONValue, _ schema: JSONValue, at path: String = "$") -> [String] {
+        if case .encoded = value { return problems(value.decoded, schema, at: path) }
         guard case .object(let s) = schema else { return [] }
         if let ref = s["$ref"]?.string {
             var target = root

@@ -29,3 +29,32 @@ import Testing
                 == "search: unknown parameter \"limt\" (known: query, type, limit, filters, explain, highlight)")
     }
 }
+
+/// A result read from the index is written from its stored text, with the fields a method adds spliced in.
+@Suite struct StoredResultEncodingTests {
+    @Test func addedFieldsFollowTheRecordsOwn() throws {
+        let store = try TestSupport.store()
+        _ = try store.ingest(
+            [["type": "order", "id": "1042", "title": "Order #1042-A", "properties": ["total": 9.5]]])
+        let results = try store.search(SearchRequest(query: "1042", explain: true))
+        let result = try #require(results.first)
+        #expect(result.recordText != nil)
+        let written = String(decoding: JSONWriter.encode(result.json), as: UTF8.self)
+        #expect(
+            written.hasPrefix(
+                #"{"type":"order","id":"1042","title":"Order #1042-A","properties":{"total":9.5},"score":"#))
+        #expect(written.contains(#","explain":{"exactId":true"#))
+        // The same bytes as the record parsed, the fields added and written again.
+        var parsed = result.record
+        parsed["score"] = .number(JSONNumber(try #require(result.score)))
+        parsed["explain"] = result.explanation
+        #expect(written == JSONWriter.string(.object(parsed)))
+    }
+
+    @Test func aRecordWithoutAddedFieldsIsItsStoredText() throws {
+        let store = try TestSupport.store()
+        _ = try store.ingest([["type": "note", "id": "n1", "title": "Café"]])
+        let got = try store.get(type: "note", ids: ["n1"])
+        #expect(JSONWriter.string(try #require(got.first).json) == #"{"type":"note","id":"n1","title":"Café"}"#)
+    }
+}

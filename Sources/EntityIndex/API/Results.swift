@@ -6,15 +6,44 @@ import JSON
 /// `engagement`.
 public struct EntityResult: Sendable {
     public var key: EntityKey
-    public var record: JSONObject
+    /// The record as ingested, as its stored JSON text or parsed.
+    private var stored: Stored
     public var score: Double?
     public var explanation: JSONValue?
     public var highlights: [Highlight]?
     public var engagement: Double?
 
+    private enum Stored: Sendable {
+        case text(JSONText)
+        case parsed(JSONObject)
+    }
+
     public init(key: EntityKey, record: JSONObject) {
         self.key = key
-        self.record = record
+        self.stored = .parsed(record)
+    }
+
+    /// A result read from the index: the record's JSON text as stored, written to responses as it is.
+    public init(key: EntityKey, recordText: JSONText) {
+        self.key = key
+        self.stored = .text(recordText)
+    }
+
+    /// The record, parsed (each read of a result read from the index parses its text).
+    public var record: JSONObject {
+        get {
+            switch stored {
+            case .parsed(let o): return o
+            case .text(let t): return JSONValue.encoded(t).object ?? JSONObject()
+            }
+        }
+        set { stored = .parsed(newValue) }
+    }
+
+    /// The record's JSON text when the result holds it unparsed.
+    public var recordText: JSONText? {
+        if case .text(let t) = stored { return t }
+        return nil
     }
 }
 

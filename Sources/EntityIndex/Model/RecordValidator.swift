@@ -148,7 +148,8 @@ public enum RecordValidator {
                         default: fail("\(field)[\(i)]", "must be a string or a number, got \(item.typeName)")
                         }
                     }
-                case .object: fail(field, "must be a string, number, boolean, null or array, got an object")
+                case .object, .encoded:
+                    fail(field, "must be a string, number, boolean, null or array, got \(v.typeName)")
                 }
             }
             properties = props

@@ -15,7 +15,8 @@ extension EntityStore {
                 let s = try db.cached("SELECT record FROM entity WHERE type = ? AND id = ? AND expires_at > ?")
                 try s.bind([.text(type), .text(id), .integer(now)])
                 if try s.step() {
-                    result.append(EntityResult(key: EntityKey(type: type, id: id), record: try budget.record(s, 0)))
+                    result.append(
+                        EntityResult(key: EntityKey(type: type, id: id), recordText: try budget.recordText(s, 0)))
                 }
                 s.reset()
             }
@@ -35,7 +36,7 @@ extension EntityStore {
             let rows = try db.rows(
                 "SELECT id, record FROM entity WHERE type = ? AND id > ? AND expires_at > ? ORDER BY id LIMIT ?",
                 [.text(type), .text(cursor ?? ""), .integer(now), .integer(Int64(limit + 1))]
-            ) { EntityResult(key: EntityKey(type: type, id: $0.text(0)), record: try budget.record($0, 1)) }
+            ) { EntityResult(key: EntityKey(type: type, id: $0.text(0)), recordText: try budget.recordText($0, 1)) }
             if rows.count > limit {
                 let page = Array(rows.prefix(limit))
                 return EntityPage(entities: page, nextCursor: page.last?.key.id)

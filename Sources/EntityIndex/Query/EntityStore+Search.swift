@@ -73,12 +73,14 @@ extension EntityStore {
         let budget = ResultBudget(limit: maxResultBytes)
         return try ranked.map { c in
             try recordStatement.bind([.integer(c.rowid)])
-            let record = try recordStatement.step() ? try budget.record(recordStatement, 0) : JSONObject()
+            let text =
+                try recordStatement.step()
+                ? try budget.recordText(recordStatement, 0) : JSONText(writerOutput: Array("{}".utf8))
             recordStatement.reset()
-            var result = EntityResult(key: c.key, record: record)
+            var result = EntityResult(key: c.key, recordText: text)
             result.score = (c.score * 1000).rounded() / 1000
             if request.explain { result.explanation = c.explanation }
-            if request.highlight { result.highlights = try highlighter.highlights(record, budget: budget) }
+            if request.highlight { result.highlights = try highlighter.highlights(result.record, budget: budget) }
             return result
         }
     }

@@ -183,7 +183,7 @@ extension EntityStore {
 
     /// Reads an entity from a row whose first columns are type, id and record.
     static func readEntity(_ s: Statement) -> EntityResult {
-        EntityResult(key: EntityKey(type: s.text(0), id: s.text(1)), record: s.record(2))
+        EntityResult(key: EntityKey(type: s.text(0), id: s.text(1)), recordText: s.recordText(2))
     }
 
     /// What is known of a property: declared type, kinds of stored values, whether it holds arrays.

@@ -19,16 +19,16 @@ final class ResultBudget {
 
     init(limit: Int) { self.limit = limit }
 
-    /// Parses the stored record in a column (`entity.record`), charging the size of its JSON text.
-    func record(_ s: Statement, _ column: Int32) throws(EntityIndexError) -> JSONObject {
-        guard let text = StoredRecord.decode(s.borrowedBytes(column)) else { return JSONObject() }
-        try charge(text.count)
-        return (try? JSONParser().parse(text))?.object ?? JSONObject()
+    /// The stored record in a column (`entity.record`) as JSON text, charging its size.
+    func recordText(_ s: Statement, _ column: Int32) throws(EntityIndexError) -> JSONText {
+        let text = s.recordText(column)
+        try charge(text.bytes.count)
+        return text
     }
 
     /// Reads an entity from a row whose first columns are type, id and record.
     func entity(_ s: Statement) throws(EntityIndexError) -> EntityResult {
-        EntityResult(key: EntityKey(type: s.text(0), id: s.text(1)), record: try record(s, 2))
+        EntityResult(key: EntityKey(type: s.text(0), id: s.text(1)), recordText: try recordText(s, 2))
     }
 
     /// Adds `count` bytes to the result.

@@ -78,7 +78,11 @@ extension Statement {
     /// The record stored in a column of `entity.record`, parsed (an empty object if it cannot be read, which only a
     /// damaged file gives: every stored record was valid JSON when written).
     public func record(_ column: Int32) -> JSONObject {
-        guard let text = StoredRecord.decode(borrowedBytes(column)) else { return JSONObject() }
-        return (try? JSONParser().parse(text))?.object ?? JSONObject()
+        JSONValue.encoded(recordText(column)).object ?? JSONObject()
+    }
+
+    /// The JSON text of the record stored in a column of `entity.record` (`{}` if it cannot be read).
+    func recordText(_ column: Int32) -> JSONText {
+        JSONText(writerOutput: StoredRecord.decode(borrowedBytes(column)) ?? Array("{}".utf8))
     }
 }
