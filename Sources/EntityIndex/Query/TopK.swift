@@ -47,21 +47,26 @@ struct TopK {
         try readBuckets(typos: 0)
     }
 
-    /// At most this many matches of a query with a phrase are ranked all at once.
+    /// At most this many matches of a query are ranked all at once.
     static let fewMatches = 256
 
-    /// For a query with a phrase (a compound such as `SKU-342245-C`, or CJK), whose bucket queries would each read
-    /// the phrase's word lists again (4 to 8 ms a query at 1M entities, for a common part like `sku`): when every
-    /// match without typos is among the first `fewMatches` rows of one pass, they are all read and accepted, and the
-    /// ranking sorts them, which is the bucket order by construction. Returns false, having accepted nothing, when
-    /// there are more.
+    /// When every match without typos is among the first `fewMatches` rows of one pass, they are all read and
+    /// accepted, and the ranking sorts them, which is the bucket order by construction: one pass over the words'
+    /// lists instead of one per bucket, each of which reads them again (a phrase's at every bucket: 4 to 8 ms a
+    /// query at 1M entities for a common part like `sku`; a two-word query's title buckets read both lists to the
+    /// end when few titles hold both). Returns false, having accepted nothing, when there are more.
     private mutating func rankedFewMatches() throws -> Bool {
-        guard
-            query.terms.contains(where: {
-                if case .plain = $0.kind { false } else { true }
-            })
+        // A single plain word's buckets each stop at the limit, reading little: reading up to `fewMatches` rows
+        // would cost more than it saves.
+        guard query.terms.count > 1 || query.terms.contains(where: { if case .plain = $0.kind { false } else { true } })
         else { return false }
         let expression = query.terms.map { $0.expression(maxTypos: 0) }.joined(separator: " AND ")
+        return try rankedFew(expression) { _ in true }
+    }
+
+    /// Reads the matches of `expression` when they are at most `fewMatches`, and accepts those `accepting` takes.
+    private mutating func rankedFew(_ expression: String, accepting: (Ranker.Ranked) -> Bool) throws -> Bool {
+        guard !isDone else { return true }
         let docids = try db.rows(
             "SELECT rowid FROM search WHERE search MATCH ? ORDER BY rowid DESC LIMIT \(Self.fewMatches + 1)",
             [.text(expression)]
@@ -69,7 +74,7 @@ struct TopK {
         guard docids.count <= Self.fewMatches else { return false }
         let ranker = Ranker(query: query)
         for docid in docids where !acceptedDocids.contains(docid) {
-            if let ranked = try read(docid, ranker.features) { accept(ranked) }
+            if let ranked = try read(docid, ranker.features), accepting(ranked) { accept(ranked) }
         }
         return true
     }
@@ -104,19 +109,26 @@ struct TopK {
         func bucket(_ attribute: Int, _ exactness: Int) -> Ranker.Bucket {
             Ranker.Bucket(exact: 1, fragment: 0, typos: typos, attribute: attribute, exactness: exactness)
         }
-        let titleKey = query.plainKey
-        // Every word in the title or id: equal, starting and whole-word titles have the query's own words, so they
-        // have no typos.
-        if typos == 0, !titleKey.isEmpty {
-            try readBucket(
-                bucket(0, 0), "SELECT doc FROM search_doc WHERE title_plain = ? ORDER BY doc DESC", [.text(titleKey)])
-            try readBucket(bucket(0, 1), fts, [.text(startingTitle(typing: false, match("title", wholeWords: true)))])
+        // The title tier (every word in the title or id) at once when it has few members, else bucket by bucket.
+        let inTitleTier: (Ranker.Ranked) -> Bool = {
+            $0.bucket.exact == 1 && $0.bucket.fragment == 0 && $0.bucket.typos == typos && $0.bucket.attribute == 0
         }
-        try readBucket(bucket(0, 2), fts, [.text(match("title", wholeWords: true))])
-        if typos == 0, !titleKey.isEmpty {
-            try readBucket(bucket(0, 3), fts, [.text(startingTitle(typing: true, match("title")))])
+        if try m == 1 || !rankedFew(match("title ident"), accepting: inTitleTier) {
+            let titleKey = query.plainKey
+            // Equal, starting and whole-word titles have the query's own words, so they have no typos.
+            if typos == 0, !titleKey.isEmpty {
+                try readBucket(
+                    bucket(0, 0), "SELECT doc FROM search_doc WHERE title_plain = ? ORDER BY doc DESC",
+                    [.text(titleKey)])
+                try readBucket(
+                    bucket(0, 1), fts, [.text(startingTitle(typing: false, match("title", wholeWords: true)))])
+            }
+            try readBucket(bucket(0, 2), fts, [.text(match("title", wholeWords: true))])
+            if typos == 0, !titleKey.isEmpty {
+                try readBucket(bucket(0, 3), fts, [.text(startingTitle(typing: true, match("title")))])
+            }
+            try readBucket(bucket(0, 4), fts, [.text(match("title ident"))])
         }
-        try readBucket(bucket(0, 4), fts, [.text(match("title ident"))])
         // Then by attribute: a synonym or keyword equal to the query first, then the rest.
         let nameKey = typos == 0 ? query.nameKey : nil
         guard m == 1 else { return try readByAttribute(typos: typos, nameKey: nameKey) }
