@@ -55,13 +55,17 @@ test: build
 test-clients: build venv
 	ENTITYIDX_BIN=$(DEBUG_BIN) $(VENV)/bin/python -m unittest discover -s Tests/Clients
 
-# The TypeScript client: Debian's tsc (node-typescript) in strict mode, then Node's test runner against the binary.
-# The tests read the compiler's API, so NODE_PATH is the folder that holds tsc's own package.
+# The TypeScript client: Debian's tsc (node-typescript) in strict mode builds its ES module and CommonJS forms, then
+# Node's test runner runs them against the binary, with the README's example compiled in an ES module project (lib
+# dom) and a CommonJS one. The tests use the compiler, so NODE_PATH is the folder that holds tsc's own package.
 test-ts: build
 	@command -v node >/dev/null 2>&1 && command -v tsc >/dev/null 2>&1 || { echo "installing nodejs node-typescript"; \
 		SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
 		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq nodejs node-typescript >/dev/null; }
+	rm -rf clients/typescript/dist
 	tsc -p clients/typescript
+	tsc -p clients/typescript/tsconfig.cjs.json
+	node clients/typescript/scripts/dist-formats.js
 	NODE_PATH="$$(dirname "$$(dirname "$$(dirname "$$(readlink -f "$$(command -v tsc)")")")")" \
 		ENTITYIDX_BIN="$(CURDIR)/$(DEBUG_BIN)" node --test clients/typescript/test/*.test.js
 

@@ -1,4 +1,4 @@
-import type { ErrorData } from "./types";
+import type { ErrorData } from "./types.js";
 
 /**
  * An error answer of the pipe: the JSON-RPC `code` (-32602 invalid params or records, -32000 the rest, …) and its

@@ -1,4 +1,4 @@
-export * from "./types";
-export { EntityIndexError } from "./errors";
-export { EntityIndex } from "./node";
-export type { OpenOptions } from "./node";
+export * from "./types.js";
+export { EntityIndexError } from "./errors.js";
+export { EntityIndex } from "./node.js";
+export type { OpenOptions } from "./node.js";

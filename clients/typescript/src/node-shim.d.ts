@@ -1,8 +1,11 @@
-// The few Node.js APIs the client uses, declared here so that it compiles with TypeScript alone (no @types/node).
+// The few Node.js APIs the client uses, so that it compiles with TypeScript alone (no @types/node). Only the client's
+// own build reads this file: the declarations it emits do not refer to these types, and it declares no globals, so
+// a project that compiles against the package (with lib "dom", or with @types/node) never sees it.
 
 declare module "node:child_process" {
   interface Readable {
-    on(event: "data", listener: (chunk: Uint8Array) => void): this;
+    setEncoding(encoding: "utf8"): this;
+    on(event: "data", listener: (chunk: string) => void): this;
     on(event: "end", listener: () => void): this;
   }
   interface Writable {
@@ -27,9 +30,4 @@ declare module "node:child_process" {
     cwd?: string;
   }
   function spawn(command: string, args: readonly string[], options?: SpawnOptions): ChildProcess;
-}
-
-declare class TextDecoder {
-  constructor(label?: string);
-  decode(input?: Uint8Array, options?: { stream?: boolean }): string;
 }

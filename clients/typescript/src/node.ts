@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
-import { EntityIndexError } from "./errors";
-import type * as T from "./types";
+import { EntityIndexError } from "./errors.js";
+import type * as T from "./types.js";
 
 /** How to start `entityidx pipe`. */
 export interface OpenOptions {
@@ -45,8 +45,9 @@ export class EntityIndex {
         resolve(code);
       });
     });
-    const decoder = new TextDecoder("utf-8");
-    child.stdout?.on("data", (chunk) => this.receive(decoder.decode(chunk, { stream: true })));
+    // A UTF-8 decoder that keeps a character split across two chunks whole.
+    child.stdout?.setEncoding("utf8");
+    child.stdout?.on("data", (chunk) => this.receive(chunk));
     child.stdin?.on("error", () => this.failAll("the entityidx pipe closed its input"));
   }
 

@@ -1,23 +1,20 @@
-// The Node client against the built binary: every method, pipelining, errors, closing, the README example.
+// The Node client against the built binary: both builds, every method, pipelining, errors, closing.
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const { execFileSync } = require("node:child_process");
 const path = require("node:path");
+const { pathToFileURL } = require("node:url");
 const { binary, readJSON, temporaryDirectory, compiled } = require("./support");
-const { EntityIndex, EntityIndexError } = require(compiled("src/index.js"));
+const { EntityIndex, EntityIndexError } = require(compiled("index.js"));
 
 const NOW = "2026-03-02T09:00:00Z";
 const open = () => EntityIndex.open({ db: path.join(temporaryDirectory(), "index.sqlite"), binary, now: NOW });
 const camel = (method) => method.replace(/\.(\w)/g, (_, c) => c.toUpperCase()).replace(/^rpcDiscover$/, "discover");
 
-test("the README example works as written", () => {
-  const cwd = temporaryDirectory();
-  const env = { ...process.env, PATH: path.dirname(binary) + path.delimiter + process.env.PATH };
-  const out = execFileSync(process.execPath, [compiled("examples/readme.js")], { cwd, env, encoding: "utf8" });
-  const entities = JSON.parse(out);
-  assert.equal(entities[0].id, "1042");
-  assert.equal(entities[0].title, "Order #1042-A");
-  assert.ok(entities[0].score > 0);
+test("the ES module build and the CommonJS build export the same names", async () => {
+  const esm = await import(pathToFileURL(compiled("index.js", "esm")).href);
+  const cjs = require(compiled("index.js"));
+  assert.deepEqual(Object.keys(esm).sort(), Object.keys(cjs).filter((name) => name !== "__esModule").sort());
+  assert.deepEqual(Object.keys(esm).sort(), ["EntityIndex", "EntityIndexError"]);
 });
 
 test("every pipe method has a client method that answers", async () => {
@@ -74,6 +71,23 @@ test("requests are pipelined and each promise gets its own answer", async () => 
   assert.deepEqual(mixed.map((m) => m.status), ["fulfilled", "rejected", "fulfilled"]);
   assert.ok(Date.now() - started < 10_000);
   await index.close();
+});
+
+test("answers longer than a read keep characters that a chunk boundary splits", async () => {
+  const index = await open();
+  try {
+    const title = (i) => `東京の店 ${i} café Straße 🍵 ${"ü".repeat(i % 7)}`;
+    const records = Array.from({ length: 400 }, (_, i) => ({ type: "shop", id: i, title: title(i), description: "説明".repeat(40) }));
+    await index.ingest(records);
+    const { entities } = await index.all({ type: "shop", limit: 400 });
+    assert.equal(entities.length, 400);
+    for (const entity of entities) {
+      assert.equal(entity.title, title(Number(entity.id)));
+      assert.equal(entity.description, "説明".repeat(40));
+    }
+  } finally {
+    await index.close();
+  }
 });
 
 test("errors carry the JSON-RPC code and data.code", async () => {
