@@ -8,8 +8,8 @@ export interface OpenOptions {
   db?: string;
   /** The entityidx binary; default `entityidx` on the PATH. */
   binary?: string;
-  /** A fixed clock (`--now`, ISO-8601 with a zone), for reproducible tests. */
-  now?: string;
+  /** A fixed clock (`--now`, ISO-8601 with a zone, or a `Date`), for reproducible tests. */
+  now?: T.DateTime;
   /** The environment of the child process; default the parent's. */
   env?: Record<string, string | undefined>;
   /** The working directory of the child process. */
@@ -55,7 +55,13 @@ export class EntityIndex {
   static open(options: OpenOptions = {}): Promise<EntityIndex> {
     const args: string[] = [];
     if (options.db !== undefined) args.push("--db", options.db);
-    if (options.now !== undefined) args.push("--now", options.now);
+    if (options.now !== undefined) {
+      try {
+        args.push("--now", typeof options.now === "string" ? options.now : isoString(options.now, "open", "now"));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
     args.push("pipe");
     const child = spawn(options.binary ?? "entityidx", args, {
       stdio: ["pipe", "pipe", "inherit"],
@@ -71,37 +77,56 @@ export class EntityIndex {
     });
   }
 
-  /** Sends one request; resolves with its result or rejects with an `EntityIndexError`. */
+  /**
+   * Sends one request; resolves with its result or rejects with an `EntityIndexError`.
+   *
+   * A `Date` anywhere in the params is sent as its ISO-8601 string; an invalid `Date` rejects the call before it is
+   * sent (JSON would turn it into null, which for a record's field means absent).
+   */
   call<M extends T.MethodName>(method: M, params?: T.ParamsOf<M>): Promise<T.ResultOf<M>> {
-    if (this.closed || !this.child.stdin) {
-      return Promise.reject(new EntityIndexError(method, -32000, "the entityidx pipe is closed", { code: "closed" }));
-    }
-    const id = ++this.nextId;
-    const request = { jsonrpc: "2.0", id, method, params: params ?? {} };
-    return new Promise<T.ResultOf<M>>((resolve, reject) => {
-      this.pending.set(id, { method, resolve: resolve as (result: unknown) => void, reject });
-      this.child.stdin?.write(JSON.stringify(request) + "\n");
-    });
+    return this.send(method, params);
   }
 
-  /** Adds or replaces records, all or nothing (with `skipInvalid`, the valid ones). */
-  ingest(records: T.EntityRecord[], options: { skipInvalid?: boolean } = {}): Promise<T.IngestResult> {
-    return this.call("ingest", { records, ...options });
+  /**
+   * Adds or replaces records, all or nothing (with `skipInvalid`, the valid ones). `P` is the type of their
+   * properties (`ingest<OrderProps>(…)`; records of several types: `ingest<OrderProps | CustomerProps>(…)`),
+   * by default inferred from the records.
+   */
+  ingest<P extends T.PropertiesOf<P> = T.Properties>(
+    records: readonly T.EntityRecord<P>[],
+    options?: { skipInvalid?: boolean },
+  ): Promise<T.IngestResult>;
+  /** Adds or replaces records whose properties differ from record to record. */
+  ingest(records: readonly T.EntityRecord[], options?: { skipInvalid?: boolean }): Promise<T.IngestResult>;
+  ingest(records: readonly T.EntityRecord[], options: { skipInvalid?: boolean } = {}): Promise<T.IngestResult> {
+    return this.send("ingest", { records, ...options });
   }
-  /** The entities with these ids, in the order asked; missing ids left out. */
-  get(params: T.GetParams): Promise<T.EntitiesResult> { return this.call("get", params); }
-  /** Full-text search, best first. */
-  search(params: T.SearchParams): Promise<T.EntitiesResult> { return this.call("search", params); }
+  /** The entities with these ids, in the order asked; missing ids left out. `P`: the type of their properties. */
+  get<P extends T.PropertiesOf<P> = T.Properties>(params: T.GetParams): Promise<T.EntitiesResult<P>> {
+    return this.send("get", params);
+  }
+  /** Full-text search, best first. `P`: the type of the entities' properties (`search<OrderProps>(…)`). */
+  search<P extends T.PropertiesOf<P> = T.Properties>(params: T.SearchParams): Promise<T.EntitiesResult<P>> {
+    return this.send("search", params);
+  }
   /** Completions of a word prefix. */
   complete(params: T.CompleteParams): Promise<T.CompleteResult> { return this.call("complete", params); }
-  /** Suggested entities. */
-  suggest(params: T.SuggestParams = {}): Promise<T.EntitiesResult> { return this.call("suggest", params); }
-  /** One page of every entity of a type. */
-  all(params: T.AllParams): Promise<T.AllResult> { return this.call("all", params); }
-  /** A property query. */
-  query(params: T.QueryParams): Promise<T.QueryResult> { return this.call("query", params); }
-  /** Related entities. */
-  related(params: T.RelatedParams): Promise<T.EntitiesResult> { return this.call("related", params); }
+  /** Suggested entities. `P`: the type of their properties. */
+  suggest<P extends T.PropertiesOf<P> = T.Properties>(params: T.SuggestParams = {}): Promise<T.EntitiesResult<P>> {
+    return this.send("suggest", params);
+  }
+  /** One page of every entity of a type. `P`: the type of their properties. */
+  all<P extends T.PropertiesOf<P> = T.Properties>(params: T.AllParams): Promise<T.AllResult<P>> {
+    return this.send("all", params);
+  }
+  /** A property query. `P`: the type of the entities' properties. */
+  query<P extends T.PropertiesOf<P> = T.Properties>(params: T.QueryParams): Promise<T.QueryResult<P>> {
+    return this.send("query", params);
+  }
+  /** Related entities. `P`: the type of their properties. */
+  related<P extends T.PropertiesOf<P> = T.Properties>(params: T.RelatedParams): Promise<T.EntitiesResult<P>> {
+    return this.send("related", params);
+  }
   /** Deletes by type, ids, domains or all (several selectors intersect). */
   delete(params: T.DeleteParams): Promise<T.DeleteResult> { return this.call("delete", params); }
   /** Records an interaction with an entity. */
@@ -124,14 +149,22 @@ export class EntityIndex {
   declare(params: T.DeclareParams): Promise<T.DeclareResult> { return this.call("declare", params); }
   /** The declared property types. */
   declarations(): Promise<T.DeclarationsResult> { return this.call("declarations", {}); }
-  /** A Core Spotlight query string (CSSearchQuery). */
-  spotlight(params: T.SpotlightParams): Promise<T.SpotlightResult> { return this.call("spotlight", params); }
-  /** A user's typed query (CSUserQuery): items and suggestions. */
-  userQuery(params: T.UserQueryParams): Promise<T.UserQueryResult> { return this.call("userQuery", params); }
+  /** A Core Spotlight query string (CSSearchQuery). `P`: the type of the entities' properties. */
+  spotlight<P extends T.PropertiesOf<P> = T.Properties>(params: T.SpotlightParams): Promise<T.SpotlightResult<P>> {
+    return this.send("spotlight", params);
+  }
+  /** A user's typed query (CSUserQuery): items and suggestions. `P`: the type of the items' properties. */
+  userQuery<P extends T.PropertiesOf<P> = T.Properties>(params: T.UserQueryParams): Promise<T.UserQueryResult<P>> {
+    return this.send("userQuery", params);
+  }
   /** Checks records before they are pushed, or without records the whole index; reads only. */
-  lint(params: T.LintParams = {}): Promise<T.LintResult> { return this.call("lint", params); }
+  lint<P extends T.PropertiesOf<P> = T.Properties>(params: T.LintParams<P> = {}): Promise<T.LintResult> {
+    return this.send("lint", params);
+  }
   /** A reindex drill: what the records the app pushes back would restore; reads only. */
-  drill(params: T.DrillParams): Promise<T.DrillResult> { return this.call("drill", params); }
+  drill<P extends T.PropertiesOf<P> = T.Properties>(params: T.DrillParams<P>): Promise<T.DrillResult> {
+    return this.send("drill", params);
+  }
   /** The OpenRPC document of the pipe. */
   discover(): Promise<T.DiscoverResult> { return this.call("rpc.discover", {}); }
 
@@ -142,6 +175,24 @@ export class EntityIndex {
       this.child.stdin?.end();
     }
     return this.exited;
+  }
+
+  /** Writes one request and resolves with its result, typed by the caller. */
+  private send<R>(method: T.MethodName, params: unknown): Promise<R> {
+    if (this.closed || !this.child.stdin) {
+      return Promise.reject(new EntityIndexError(method, -32000, "the entityidx pipe is closed", { code: "closed" }));
+    }
+    const id = ++this.nextId;
+    let line: string;
+    try {
+      line = JSON.stringify({ jsonrpc: "2.0", id, method, params: params ?? {} }, withDates(method));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return new Promise<R>((resolve, reject) => {
+      this.pending.set(id, { method, resolve: resolve as (result: unknown) => void, reject });
+      this.child.stdin?.write(line + "\n");
+    });
   }
 
   private receive(text: string): void {
@@ -185,4 +236,26 @@ export class EntityIndex {
       request.reject(new EntityIndexError(request.method, -32000, message, { code: "closed" }));
     }
   }
+}
+
+/** The ISO-8601 form of a date (`toISOString()`); an invalid `Date` is an invalid-params error naming its key. */
+function isoString(date: Date, method: string, key: string): string {
+  if (Number.isNaN(date.getTime())) {
+    const where = /^\d+$/.test(key) ? `element ${key}` : `"${key}"`;
+    const message = `${method}: ${where} is an invalid Date; give a valid Date or an ISO-8601 string with a zone`;
+    throw new EntityIndexError(method, -32602, message, { code: "invalid_params" });
+  }
+  return date.toISOString();
+}
+
+/**
+ * A `JSON.stringify` replacer that writes each `Date` as its ISO-8601 string and refuses an invalid one.
+ *
+ * `Date.prototype.toJSON` has already run when a replacer sees the value, so the holder's own value is checked.
+ */
+function withDates(method: string): (this: unknown, key: string, value: unknown) => unknown {
+  return function (this: unknown, key: string, value: unknown): unknown {
+    const raw = (this as Record<string, unknown>)[key];
+    return raw instanceof Date ? isoString(raw, method, key) : value;
+  };
 }

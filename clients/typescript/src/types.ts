@@ -7,8 +7,37 @@ export type TypeName = string;
 /** An entity id: a non-empty string (up to 4096 characters), or an integer, which is stored as its decimal string. */
 export type EntityId = string | number;
 
-/** A property value: a string, number, boolean or null, or an array of strings or numbers. */
-export type PropertyValue = string | number | boolean | null | Array<string | number>;
+/**
+ * A date-time: an ISO-8601 string with a zone (`Z` or `±hh:mm`), or a `Date`, which the client sends as its
+ * ISO-8601 form in UTC (`toISOString()`, such as `2026-03-02T09:00:00.000Z`).
+ */
+export type DateTime = string | Date;
+
+/**
+ * A property value: a string, number, boolean or null, or an array of strings or numbers; a `Date` is sent as its
+ * ISO-8601 string, which compares as a date.
+ */
+export type PropertyValue = string | number | boolean | null | Date | Array<string | number>;
+
+/**
+ * The properties of a record when no type is given for them: any names, any property values (a property set to
+ * `undefined` is left out, as JSON leaves it out).
+ */
+export type Properties = Record<string, PropertyValue | undefined>;
+
+/**
+ * What a properties type must be: every property a property value (optional ones may be left out).
+ *
+ * Used as the constraint `P extends PropertiesOf<P>`, so that an `interface OrderProps { total: number }`
+ * qualifies (an interface has no index signature, so it is not a `Properties`).
+ */
+export type PropertiesOf<P> = { [K in keyof P]: PropertyValue | undefined };
+
+/** A property value as it comes back in a result: a `Date` sent is the ISO-8601 string it was sent as. */
+export type StoredValue<V> = V extends Date ? string : V;
+
+/** The properties of an entity in a result: those of `P`, each `Date` an ISO-8601 string. */
+export type StoredProperties<P> = { [K in keyof P]: StoredValue<P[K]> };
 
 /** The identifier of a related entity (`relatedAppEntityIdentifier`). */
 export interface EntityIdentifier {
@@ -22,9 +51,10 @@ export interface EntityIdentifier {
  * One entity as the web layer pushes it (contract §1; `schema/record.schema.json`).
  *
  * Identity is the pair (`type`, `id`): ingesting the same pair again replaces the entity. A field not listed here
- * is an error naming that field; `null` for an optional field means the field is absent.
+ * is an error naming that field; `null` for an optional field means the field is absent. `P` is the type of its
+ * properties (`EntityRecord<OrderProps>`), by default any properties.
  */
-export interface EntityRecord {
+export interface EntityRecord<P extends PropertiesOf<P> = Properties> {
   /** The entity type (`AppEntity` type identifier): 1–128 characters, `[A-Za-z_][A-Za-z0-9_.-]*`. */
   type: TypeName;
   /** The entity id (`EntityIdentifier`): a string of 1–4096 characters, or an integer (it comes back as its decimal string). */
@@ -40,7 +70,7 @@ export interface EntityRecord {
   /** `contentDescription`: longer text, searched at a lower weight. */
   description?: string | null;
   /** `@Property` values, by name: used by property queries and sorting; strings are searchable at low weight. */
-  properties?: Record<string, PropertyValue> | null;
+  properties?: P | null;
   /** `domainIdentifier`, dot-separated: deleting domain `a` deletes `a` and `a.*`, not `ab`. */
   domain?: string | null;
   /** Related entity identifiers (`relatedAppEntityIdentifier`), queryable in both directions. */
@@ -49,10 +79,10 @@ export interface EntityRecord {
   rankingHint?: number | null;
   /** Indexing priority (`indexAppEntities(_:priority:)`), an integer; feeds suggestions. */
   priority?: number | null;
-  /** Last use, ISO-8601 with a zone (`Z` or `±hh:mm`): feeds suggestions and ranking. */
-  lastUsedAt?: string | null;
-  /** Expiry, ISO-8601 with a zone; when absent, one month after the record was last ingested. */
-  expiresAt?: string | null;
+  /** Last use, ISO-8601 with a zone (`Z` or `±hh:mm`) or a `Date`: feeds suggestions and ranking. */
+  lastUsedAt?: DateTime | null;
+  /** Expiry, ISO-8601 with a zone or a `Date`; when absent, one month after the record was last ingested. */
+  expiresAt?: DateTime | null;
   /** `hideInSpotlight`: left out of `search` and `suggest`, still returned by `get`, `all`, `query` and `related`. */
   hidden?: boolean | null;
   /** A URL, passed through untouched. */
@@ -69,10 +99,21 @@ export interface Highlight {
   text: string;
 }
 
-/** An entity in a result: the record as ingested (its id as a string), plus what the method adds. */
-export interface Entity extends Omit<EntityRecord, "id"> {
+/**
+ * An entity in a result: the record as ingested (its id as a string, its dates as strings), plus what the method
+ * adds. `P` is the type of its properties as pushed (`Entity<OrderProps>`); it is not checked against what comes
+ * back, as in any JSON client.
+ */
+export interface Entity<P extends PropertiesOf<P> = Properties>
+  extends Omit<EntityRecord<P>, "id" | "properties" | "lastUsedAt" | "expiresAt"> {
   /** The id, always a string (an integer id comes back as its decimal string). */
   id: string;
+  /** The properties as ingested; a `Date` that was pushed is its ISO-8601 string. */
+  properties?: StoredProperties<P> | null;
+  /** Last use, as ingested (ISO-8601). */
+  lastUsedAt?: string | null;
+  /** Expiry, as ingested (ISO-8601). */
+  expiresAt?: string | null;
   /** The relevance score of a search (higher is better). */
   score?: number;
   /** The engagement a suggestion was ranked by. */
@@ -87,8 +128,8 @@ export interface Entity extends Omit<EntityRecord, "id"> {
 export interface Filter {
   property: string;
   op: "eq" | "ne" | "lt" | "le" | "gt" | "ge" | "between" | "hasPrefix" | "hasSuffix" | "contains" | "notContains";
-  /** A string, number or boolean; an array of two for `between`. */
-  value: string | number | boolean | Array<string | number>;
+  /** A string, number, boolean or `Date` (sent as ISO-8601); an array of two for `between`. */
+  value: string | number | boolean | Date | Array<string | number | Date>;
 }
 
 /** One sort key of `query`. */
@@ -113,8 +154,8 @@ export interface RecordProblem {
 /** A parameter-less request. */
 export type Empty = Record<string, never>;
 
-export interface IngestParams {
-  records: EntityRecord[];
+export interface IngestParams<P extends PropertiesOf<P> = Properties> {
+  records: EntityRecord<P>[];
   /** Commit the valid records and list the invalid ones instead of rejecting the call. */
   skipInvalid?: boolean;
 }
@@ -164,8 +205,8 @@ export interface AllParams {
   /** The `nextCursor` of the previous page. */
   cursor?: string;
 }
-export interface AllResult {
-  entities: Entity[];
+export interface AllResult<P extends PropertiesOf<P> = Properties> {
+  entities: Entity<P>[];
   /** Present when there are more entities. */
   nextCursor?: string;
 }
@@ -179,8 +220,8 @@ export interface QueryParams {
   /** The `nextCursor` of the previous page. */
   cursor?: string;
 }
-export interface QueryResult {
-  entities: Entity[];
+export interface QueryResult<P extends PropertiesOf<P> = Properties> {
+  entities: Entity<P>[];
   /** Present when the result was cut at the per-request maximum (no `limit`), or a `cursor` was given and more follow. */
   nextCursor?: string;
 }
@@ -190,8 +231,8 @@ export interface RelatedParams {
   /** Default `out`. */
   direction?: "out" | "in" | "both";
 }
-export interface EntitiesResult {
-  entities: Entity[];
+export interface EntitiesResult<P extends PropertiesOf<P> = Properties> {
+  entities: Entity<P>[];
 }
 export interface DeleteParams {
   type?: TypeName;
@@ -296,9 +337,11 @@ export interface SpotlightParams {
   fetchAttributes?: string[];
 }
 /** An entity of a spotlight result: whole, or with fetchAttributes its type, id and the attributes asked for. */
-export type SpotlightEntity = Entity | { type: TypeName; id: string; [attribute: string]: unknown };
-export interface SpotlightResult {
-  entities: SpotlightEntity[];
+export type SpotlightEntity<P extends PropertiesOf<P> = Properties> =
+  | Entity<P>
+  | { type: TypeName; id: string; [attribute: string]: unknown };
+export interface SpotlightResult<P extends PropertiesOf<P> = Properties> {
+  entities: SpotlightEntity<P>[];
 }
 export interface UserQueryParams {
   /** The text as the user typed it (CSUserQuery). */
@@ -313,17 +356,17 @@ export interface UserQuerySuggestion {
   /** The typed parts within `text`, as UTF-16 offsets. */
   matchedRanges: Array<{ start: number; end: number }>;
 }
-export interface UserQueryResult {
-  items: Entity[];
+export interface UserQueryResult<P extends PropertiesOf<P> = Properties> {
+  items: Entity<P>[];
   suggestions: UserQuerySuggestion[];
 }
 
 export type LintCode =
   | "invalid-record" | "id-changed" | "type-renamed" | "will-expire" | "duplicate-content" | "too-large"
   | "weak-display" | "unreachable" | "domain-overlap";
-export interface LintParams {
+export interface LintParams<P extends PropertiesOf<P> = Properties> {
   /** The records about to be pushed; without them the whole index is checked. */
-  records?: EntityRecord[];
+  records?: EntityRecord<P>[];
   /** will-expire reports entities that expire within this many days (default 7). */
   within?: number;
 }
@@ -346,9 +389,9 @@ export interface LintResult {
   indexed: number;
   withinDays: number;
 }
-export interface DrillParams {
+export interface DrillParams<P extends PropertiesOf<P> = Properties> {
   /** The records the app's reindex pushes back. */
-  records: EntityRecord[];
+  records: EntityRecord<P>[];
   /** Only entities of this type, on both sides. */
   type?: TypeName;
 }

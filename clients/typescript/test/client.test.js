@@ -90,6 +90,39 @@ test("answers longer than a read keep characters that a chunk boundary splits", 
   }
 });
 
+test("a Date is sent as its ISO-8601 string: record dates, date properties, filters, the clock", async () => {
+  const index = await EntityIndex.open({ db: path.join(temporaryDirectory(), "index.sqlite"), binary, now: new Date(NOW) });
+  try {
+    const placedAt = new Date("2026-03-01T10:30:00+02:00");
+    await index.ingest([
+      { type: "order", id: 1, title: "Early order", lastUsedAt: new Date("2026-03-01T08:00:00Z"),
+        expiresAt: new Date("2026-03-02T09:00:01Z"), properties: { placedAt, total: 10 } },
+      { type: "order", id: 2, title: "Late order", properties: { placedAt: "2026-03-02T08:00:00Z", total: 20 } },
+      { type: "order", id: 3, title: "Gone order", expiresAt: new Date("2026-03-02T08:59:59Z") },
+    ]);
+    // Order 1 expires a second after the clock given as a Date, order 3 a second before it.
+    const [early] = (await index.get({ type: "order", ids: [1] })).entities;
+    assert.equal(early.lastUsedAt, "2026-03-01T08:00:00.000Z");
+    assert.equal(early.expiresAt, "2026-03-02T09:00:01.000Z");
+    assert.equal(early.properties.placedAt, "2026-03-01T08:30:00.000Z");
+    assert.deepEqual((await index.get({ type: "order", ids: [3] })).entities, []);
+    const before = await index.query({ type: "order", filters: [{ property: "placedAt", op: "lt", value: new Date("2026-03-02T00:00:00Z") }] });
+    assert.deepEqual(before.entities.map((e) => e.id), ["1"]);
+    const between = await index.search({ query: "order", filters: [{ property: "placedAt", op: "between",
+      value: [new Date("2026-03-01T00:00:00Z"), new Date("2026-03-03T00:00:00Z")] }] });
+    assert.deepEqual(between.entities.map((e) => e.id).sort(), ["1", "2"]);
+    await assert.rejects(index.ingest([{ type: "order", id: 4, title: "Bad date", lastUsedAt: new Date("not a date") }]), (e) =>
+      e instanceof EntityIndexError && e.code === -32602 && e.data.code === "invalid_params" && /"lastUsedAt" is an invalid Date/.test(e.message));
+    await assert.rejects(index.query({ type: "order", filters: [{ property: "placedAt", op: "between", value: [new Date(0), new Date(NaN)] }] }),
+      (e) => e.data.code === "invalid_params" && /element 1 is an invalid Date/.test(e.message));
+    assert.deepEqual((await index.get({ type: "order", ids: [4] })).entities, [], "nothing was sent");
+    assert.equal((await index.stats()).entities, 2, "the pipe still answers in order after a refused call");
+  } finally {
+    await index.close();
+  }
+  await assert.rejects(EntityIndex.open({ binary, now: new Date(NaN) }), (e) => e.data.code === "invalid_params" && /"now"/.test(e.message));
+});
+
 test("errors carry the JSON-RPC code and data.code", async () => {
   const index = await open();
   try {

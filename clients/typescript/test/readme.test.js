@@ -63,7 +63,7 @@ test("the README example compiles and runs as printed", { concurrency: true }, a
       const dir = project(setup, example);
       await run(process.execPath, [tsc, "-p", dir]).catch((error) => assert.fail(`tsc: ${error.stdout}${error.stderr}`));
       const { stdout } = await run(process.execPath, [path.join(dir, "out", "example.js")], { cwd: dir, env });
-      assert.equal(stdout, "order/1042 Order #1042-A\n");
+      assert.equal(stdout, "order/1042 Order #1042-A: 42.5, placed 2026-03-01T10:30:00.000Z\n");
       assert.ok(fs.existsSync(path.join(dir, "shop.sqlite")), "the database is the example's, in its folder");
     })));
 });

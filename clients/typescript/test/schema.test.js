@@ -40,10 +40,14 @@ function schemaKinds(schema) {
   return kinds.size ? kinds : null;
 }
 
-const members = (type) => (type.isUnion() ? type.types : [type]);
+/** A type parameter stands for its default: `EntityRecord` is read as `EntityRecord<Properties>`. */
+const concrete = (type) =>
+  type.flags & ts.TypeFlags.TypeParameter ? checker.getDefaultFromTypeParameter(type) || checker.getBaseConstraintOfType(type) || type : type;
+const members = (type) => (type.isUnion() ? type.types : [type]).map(concrete);
+const isDate = (type) => type.symbol?.name === "Date" && checker.typeToString(type) === "Date";
 const isArray = (type) => type.symbol?.name === "Array" || checker.typeToString(type).endsWith("[]");
 
-/** The JSON types a TypeScript type allows (undefined, for an optional property, is not one). */
+/** The JSON types a TypeScript type allows (undefined, for an optional property, is not one; a Date is sent as a string). */
 function tsKinds(type) {
   const kinds = new Set();
   for (const t of members(type)) {
@@ -53,6 +57,7 @@ function tsKinds(type) {
     else if (f & ts.TypeFlags.NumberLike) kinds.add("number");
     else if (f & ts.TypeFlags.BooleanLike) kinds.add("boolean");
     else if (f & ts.TypeFlags.Null) kinds.add("null");
+    else if (isDate(t)) kinds.add("string");
     else if (isArray(t)) kinds.add("array");
     else if (f & (ts.TypeFlags.Object | ts.TypeFlags.Intersection)) kinds.add("object");
     else kinds.add(checker.typeToString(t));
@@ -70,7 +75,7 @@ function compare(type, schema, where, problems, depth = 0) {
   const actual = tsKinds(type);
   if (expected && !same(expected, actual)) problems.push(`${where}: the schema allows ${show(expected)}, TypeScript ${show(actual)}`);
   if (depth > 8) return;
-  const object = members(type).find((t) => (t.flags & ts.TypeFlags.Object) && !isArray(t));
+  const object = members(type).find((t) => (t.flags & ts.TypeFlags.Object) && !isArray(t) && !isDate(t));
   if (object && (schema.properties || schema.required)) {
     const props = new Map(checker.getPropertiesOfType(object).map((p) => [p.name, p]));
     const declared = Object.keys(schema.properties || {});
@@ -89,6 +94,10 @@ function compare(type, schema, where, problems, depth = 0) {
         compare(checker.getTypeOfSymbolAtLocation(prop, prop.valueDeclaration || source), schema.properties[name], `${where}.${name}`, problems, depth + 1);
       }
     }
+  }
+  const values = object && object.getStringIndexType();
+  if (values && schema.additionalProperties && typeof schema.additionalProperties === "object") {
+    compare(values, schema.additionalProperties, `${where}[name]`, problems, depth + 1);
   }
   const array = members(type).find(isArray);
   if (array && schema.items) {
