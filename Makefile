@@ -56,8 +56,9 @@ test-clients: build venv
 	ENTITYIDX_BIN=$(DEBUG_BIN) $(VENV)/bin/python -m unittest discover -s Tests/Clients
 
 # The TypeScript client: Debian's tsc (node-typescript) in strict mode builds its ES module and CommonJS forms, then
-# Node's test runner runs them against the binary, with the README's example compiled in an ES module project (lib
-# dom) and a CommonJS one. The tests use the compiler, so NODE_PATH is the folder that holds tsc's own package.
+# Node's test runner runs them against the binary, with the README's example as printed compiled in throwaway
+# projects (ES module with lib dom, CommonJS, NodeNext, Node16). The tests use the compiler's API, so NODE_PATH is
+# the folder that holds tsc's own package.
 test-ts: build
 	@command -v node >/dev/null 2>&1 && command -v tsc >/dev/null 2>&1 || { echo "installing nodejs node-typescript"; \
 		SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \

@@ -1,7 +1,7 @@
 // The README's TypeScript example, exactly as printed: the first `ts` block of its TypeScript client section is
-// compiled by tsc in three throwaway projects that import the package by its name (an ES module project with
-// lib "dom", as a Capacitor web project has; a CommonJS Node project; a NodeNext one, which reads the `exports`
-// map's types), then run by node against the binary, in a temporary folder that holds the example's database.
+// compiled by tsc in throwaway projects that import the package by its name (an ES module project with lib "dom",
+// as a Capacitor web project has; a CommonJS Node project; NodeNext and Node16 ones, which read the `exports` map's
+// types), then run by node against the binary, in a temporary folder that holds the example's database.
 // The package's declarations are checked in each (skipLibCheck false); TypeScript's own lib files are not.
 const test = require("node:test");
 const assert = require("node:assert/strict");
@@ -9,10 +9,10 @@ const fs = require("node:fs");
 const path = require("node:path");
 const { execFile } = require("node:child_process");
 const { promisify } = require("node:util");
+const ts = require("typescript");
 const { repository, packageRoot, binary, temporaryDirectory } = require("./support");
 
 const run = promisify(execFile);
-const tsc = require.resolve("typescript/bin/tsc");
 const SECTION = "## For the web layer: the TypeScript client";
 
 /** The code of the section's first `ts` block. */
@@ -35,6 +35,8 @@ const projects = [
     compilerOptions: { module: "commonjs", moduleResolution: "node", lib: ["es2022"], types: [] } },
   { name: "an ES module project with module nodenext", type: "module", nodeGlobals: true,
     compilerOptions: { module: "nodenext", moduleResolution: "nodenext", lib: ["es2022"], types: [] } },
+  { name: "a CommonJS project with module node16", type: "commonjs", nodeGlobals: true,
+    compilerOptions: { module: "node16", moduleResolution: "node16", lib: ["es2022"], types: [] } },
 ];
 
 /** A project folder with the example, its tsconfig and package.json, and the client linked in node_modules. */
@@ -54,6 +56,33 @@ function project({ type, compilerOptions, nodeGlobals }, example) {
   return dir;
 }
 
+// TypeScript's lib files, parsed once for all the projects (the rest is each project's own).
+const libFolder = path.dirname(ts.getDefaultLibFilePath({}));
+const libFiles = new Map();
+
+/** What `tsc -p dir` does, in this process: read dir/tsconfig.json, compile, write; the diagnostics as text. */
+function compile(dir) {
+  const problems = [];
+  const report = (d) => problems.push(ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+  const config = ts.getParsedCommandLineOfConfigFile(path.join(dir, "tsconfig.json"), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: report });
+  if (!config) return problems;
+  const host = ts.createCompilerHost(config.options);
+  const read = host.getSourceFile;
+  host.getSourceFile = (fileName, version, ...rest) => {
+    if (path.dirname(fileName) !== libFolder) return read(fileName, version, ...rest);
+    const key = `${fileName} ${JSON.stringify(version)}`;
+    if (!libFiles.has(key)) libFiles.set(key, read(fileName, version, ...rest));
+    return libFiles.get(key);
+  };
+  const program = ts.createProgram({ rootNames: config.fileNames, options: config.options, host });
+  const diagnostics = [...config.errors, ...ts.getPreEmitDiagnostics(program), ...program.emit().diagnostics];
+  for (const d of diagnostics) {
+    const where = d.file ? `${path.relative(dir, d.file.fileName)}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1}: ` : "";
+    problems.push(where + ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+  }
+  return problems;
+}
+
 test("the README example compiles and runs as printed", { concurrency: true }, async (t) => {
   const example = readmeExample();
   assert.match(example, /from "entityidx-client"/, "the example imports the package by its name");
@@ -61,9 +90,9 @@ test("the README example compiles and runs as printed", { concurrency: true }, a
   await Promise.all(projects.map((setup) =>
     t.test(setup.name, async () => {
       const dir = project(setup, example);
-      await run(process.execPath, [tsc, "-p", dir]).catch((error) => assert.fail(`tsc: ${error.stdout}${error.stderr}`));
+      assert.deepEqual(compile(dir), [], "tsc -p reports nothing");
       const { stdout } = await run(process.execPath, [path.join(dir, "out", "example.js")], { cwd: dir, env });
-      assert.equal(stdout, "order/1042 Order #1042-A: 42.5, placed 2026-03-01T10:30:00.000Z\n");
+      assert.equal(stdout, "1042 Order #1042-A: 42.5, placed 2026-03-01T10:30:00.000Z\n");
       assert.ok(fs.existsSync(path.join(dir, "shop.sqlite")), "the database is the example's, in its folder");
     })));
 });

@@ -44,6 +44,9 @@ export async function typing(index: EntityIndex): Promise<void> {
   await index.ingest([{ type: "order", id: 1, title: "x", properties: { total: 1 } }]);
   const customer: EntityRecord<CustomerProps> = { type: "customer", id: "c1", title: "Ada", properties: { name: "Ada" } };
   await index.ingest<OrderProps | CustomerProps>([order, customer]);
+  const several: EntityRecord<OrderProps | CustomerProps>[] = [order, customer];
+  // @ts-expect-error an interface has no index signature, so a typed record is not an EntityRecord of any properties
+  const plain: EntityRecord = order;
   const mixed = [
     { type: "order", id: 1, title: "x", properties: { total: 1 } },
     { type: "note", id: 2, title: "y", properties: { text: "z", at: new Date() } },
@@ -81,5 +84,5 @@ export async function typing(index: EntityIndex): Promise<void> {
 
   // A Date for the fixed clock.
   await EntityIndex.open({ now: new Date("2026-03-02T09:00:00Z") });
-  void [badDate, placedAt];
+  void [badDate, placedAt, several, plain];
 }
