@@ -45,7 +45,7 @@ export class EntityIndex {
         resolve(code);
       });
     });
-    // A UTF-8 decoder that keeps a character split across two chunks whole.
+    // The stream decodes UTF-8 itself, keeping a character that two reads split whole.
     child.stdout?.setEncoding("utf8");
     child.stdout?.on("data", (chunk) => this.receive(chunk));
     child.stdin?.on("error", () => this.failAll("the entityidx pipe closed its input"));
