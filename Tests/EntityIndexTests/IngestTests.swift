@@ -147,6 +147,10 @@ import Testing
         #expect(try store.db.scalar("SELECT count(*) FROM search WHERE search MATCH 'alpha'")?.int == 46)
         // The trigram index of codes too: every document has one entry, ids replaced and deleted with it.
         #expect(try store.db.scalar("INSERT INTO search_code(search_code, rank) VALUES ('integrity-check', 1)") == nil)
+        // And the index of titles and ids (schema 10).
+        #expect(
+            try store.db.scalar("INSERT INTO search_title(search_title, rank) VALUES ('integrity-check', 1)") == nil)
+        #expect(try store.db.scalar("SELECT count(*) FROM search_title WHERE search_title MATCH 'alpha'")?.int == 46)
     }
 
     /// A database made by the previous release (schema 6, text version 8: `Tests/Fixtures/schema6-sample.sqlite`, the
@@ -193,7 +197,7 @@ import Testing
         {
             #expect(try results(upgraded, q) == results(fresh, q), "query \(q)")
         }
-        for table in ["search", "search_code"] {
+        for table in ["search", "search_title", "search_code"] {
             #expect(try upgraded.db.scalar("INSERT INTO \(table)(\(table), rank) VALUES ('integrity-check', 1)") == nil)
         }
         _ = try upgraded.delete(DeleteRequest(type: "part", ids: ["K83913.39F29.59444AT"]))
@@ -210,6 +214,7 @@ import Testing
         try store.db.run("UPDATE meta SET value = '0' WHERE key = 'text_version'")
         try store.db.run("UPDATE search_doc SET title = 'stale'")
         try store.db.execute("INSERT INTO search(search) VALUES ('rebuild')")
+        try store.db.execute("INSERT INTO search_title(search_title) VALUES ('rebuild')")
         final class Box: @unchecked Sendable { var count = 0 }
         let told = Box()
         let reader = try EntityStore(

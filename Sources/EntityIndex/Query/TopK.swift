@@ -61,14 +61,17 @@ struct TopK {
         guard query.terms.count > 1 || query.terms.contains(where: { if case .plain = $0.kind { false } else { true } })
         else { return false }
         let expression = query.terms.map { $0.expression(maxTypos: 0) }.joined(separator: " AND ")
-        return try rankedFew(expression) { _ in true }
+        return try rankedFew("search", expression) { _ in true }
     }
 
-    /// Reads the matches of `expression` when they are at most `fewMatches`, and accepts those `accepting` takes.
-    private mutating func rankedFew(_ expression: String, accepting: (Ranker.Ranked) -> Bool) throws -> Bool {
+    /// Reads the matches of `expression` in the full-text `table` when they are at most `fewMatches`, and accepts
+    /// those `accepting` takes.
+    private mutating func rankedFew(_ table: String, _ expression: String, accepting: (Ranker.Ranked) -> Bool)
+        throws -> Bool
+    {
         guard !isDone else { return true }
         let docids = try db.rows(
-            "SELECT rowid FROM search WHERE search MATCH ? ORDER BY rowid DESC LIMIT \(Self.fewMatches + 1)",
+            "SELECT rowid FROM \(table) WHERE \(table) MATCH ? ORDER BY rowid DESC LIMIT \(Self.fewMatches + 1)",
             [.text(expression)]
         ) { $0.int(0) }
         guard docids.count <= Self.fewMatches else { return false }
@@ -106,6 +109,8 @@ struct TopK {
             return columns.map { "{\($0)} : (\(expression))" } ?? expression
         }
         let fts = "SELECT rowid FROM search WHERE search MATCH ? ORDER BY rowid DESC"
+        // The title tier reads the index of titles and ids alone (`search_title`, schema 10).
+        let titles = "SELECT rowid FROM search_title WHERE search_title MATCH ? ORDER BY rowid DESC"
         func bucket(_ attribute: Int, _ exactness: Int) -> Ranker.Bucket {
             Ranker.Bucket(exact: 1, fragment: 0, typos: typos, attribute: attribute, exactness: exactness)
         }
@@ -113,7 +118,7 @@ struct TopK {
         let inTitleTier: (Ranker.Ranked) -> Bool = {
             $0.bucket.exact == 1 && $0.bucket.fragment == 0 && $0.bucket.typos == typos && $0.bucket.attribute == 0
         }
-        if try m == 1 || !rankedFew(match("title ident"), accepting: inTitleTier) {
+        if try m == 1 || !rankedFew("search_title", match(nil), accepting: inTitleTier) {
             let titleKey = query.plainKey
             // Equal, starting and whole-word titles have the query's own words, so they have no typos.
             if typos == 0, !titleKey.isEmpty {
@@ -121,13 +126,13 @@ struct TopK {
                     bucket(0, 0), "SELECT doc FROM search_doc WHERE title_plain = ? ORDER BY doc DESC",
                     [.text(titleKey)])
                 try readBucket(
-                    bucket(0, 1), fts, [.text(startingTitle(typing: false, match("title", wholeWords: true)))])
+                    bucket(0, 1), titles, [.text(startingTitle(typing: false, match("title", wholeWords: true)))])
             }
-            try readBucket(bucket(0, 2), fts, [.text(match("title", wholeWords: true))])
+            try readBucket(bucket(0, 2), titles, [.text(match("title", wholeWords: true))])
             if typos == 0, !titleKey.isEmpty {
-                try readBucket(bucket(0, 3), fts, [.text(startingTitle(typing: true, match("title")))])
+                try readBucket(bucket(0, 3), titles, [.text(startingTitle(typing: true, match("title")))])
             }
-            try readBucket(bucket(0, 4), fts, [.text(match("title ident"))])
+            try readBucket(bucket(0, 4), titles, [.text(match(nil))])
         }
         // Then by attribute: a synonym or keyword equal to the query first, then the rest.
         let nameKey = typos == 0 ? query.nameKey : nil

@@ -257,6 +257,7 @@ public final class EntityStore {
         try db.run("DELETE FROM name_key")
         try rederive(type: nil, updatingIndex: false)
         try db.execute("INSERT INTO search(search) VALUES ('rebuild')")
+        try db.execute("INSERT INTO search_title(search_title) VALUES ('rebuild')")
         try db.execute("INSERT INTO search_code(search_code) VALUES ('rebuild')")
         try setMeta("text_version", String(TextAnalyzer.version))
         try setMeta("icu_version", TextAnalyzer.icuVersion)

@@ -118,6 +118,9 @@ extension EntityStore {
             try db.run(
                 "INSERT INTO search(rowid, title, names, subtitle, description, props, ident) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [.integer(docid)] + columns)
+            try db.run(
+                "INSERT INTO search_title(rowid, title, ident) VALUES (?, ?, ?)",
+                [.integer(docid), columns[0], columns[5]])
             try db.run("INSERT INTO search_code(rowid, codes) VALUES (?, ?)", [.integer(docid), .text(doc.codes)])
         }
         for key in doc.nameKeys {
@@ -144,6 +147,9 @@ extension EntityStore {
             INSERT INTO search(search, rowid, title, names, subtitle, description, props, ident)
             VALUES ('delete', ?, ?, ?, ?, ?, ?, ?)
             """, [.integer(docid)] + old.prefix(6))
+        try db.run(
+            "INSERT INTO search_title(search_title, rowid, title, ident) VALUES ('delete', ?, ?, ?)",
+            [.integer(docid), old[0], old[5]])
         try db.run(
             "INSERT INTO search_code(search_code, rowid, codes) VALUES ('delete', ?, ?)", [.integer(docid), old[6]])
     }
