@@ -106,10 +106,9 @@ extension EntityStore {
 
     /// `duplicate-key`: a record of the input with the type and id of an earlier one. An ingest upserts each record
     /// in turn, so the last of them is what the index keeps, and the others are lost without an error.
+    /// The message names records by position only, as a pipe request has no lines (`first` has the line).
     static func duplicateKeyFinding(_ location: LintLocation, first: LintLocation, last: LintLocation) -> LintFinding {
-        func at(_ l: LintLocation) -> String {
-            "record \(l.position!)" + (l.line.map { " (line \($0))" } ?? "")
-        }
+        func at(_ l: LintLocation) -> String { "record \(l.position!)" }
         let kept = location == last ? "this one" : at(last)
         return LintFinding(
             .duplicateKey, location,
