@@ -75,12 +75,19 @@ public struct RecordProblem: Sendable, Equatable, CustomStringConvertible {
         self.problem = problem
     }
 
-    public var description: String {
+    /// `record 3 (line 7) (order/1042): field "title" must be a string`.
+    public var description: String { location + ": " + what }
+
+    /// Where: `record 3 (line 7) (order/1042)`.
+    public var location: String {
         var text = "record \(position)"
         if let line { text += " (line \(line))" }
         if let entity { text += " (\(entity))" }
-        text += ": "
-        if let field { text += "field \"\(field)\" " }
-        return text + problem
+        return text
+    }
+
+    /// What: `field "title" must be a string`.
+    public var what: String {
+        (field.map { "field \"\($0)\" " } ?? "") + problem
     }
 }

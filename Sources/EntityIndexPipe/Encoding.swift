@@ -59,6 +59,15 @@ extension EntityPage {
     }
 }
 
+extension RelatedEntities {
+    /// `{"entities": [...], "missing"?: [{"type", "id"}]}`: `missing` only when the entity lists any.
+    public var json: JSONValue {
+        var o = JSONObject([("entities", .array(entities.map(\.json)))])
+        if !missing.isEmpty { o["missing"] = .array(missing.map(\.json)) }
+        return .object(o)
+    }
+}
+
 extension IngestCounts {
     /// The ingest's result; one that skips invalid records also gives how many it skipped and their problems,
     /// located as in an invalid-record error's `data.records`.

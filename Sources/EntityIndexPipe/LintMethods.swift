@@ -88,7 +88,9 @@ extension LintReport {
                 ("record", f.location.json),
                 ("message", .string(f.message)),
             ])
+            if let field = f.field { o["field"] = .string(field) }
             if !f.others.isEmpty { o["others"] = .array(f.others.map(\.json)) }
+            if let first = f.first { o["first"] = first.json }
             return .object(o)
         }
         return .object(

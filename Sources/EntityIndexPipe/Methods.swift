@@ -113,10 +113,8 @@ extension RelatedRequest: PipeMethod {
         self.init(type: try p.requiredType(), id: try p.requiredId("id"), direction: direction)
     }
     public func validate() throws(EntityIndexError) { try check(type: type) }
-    public func run(on store: EntityStore) throws(EntityIndexError) -> [EntityResult] {
-        try store.related(type: type, id: id, direction: direction)
-    }
-    public static func encode(_ result: [EntityResult]) -> JSONValue { result.entitiesJSON }
+    public func run(on store: EntityStore) throws(EntityIndexError) -> RelatedEntities { try store.related(self) }
+    public static func encode(_ result: RelatedEntities) -> JSONValue { result.json }
 }
 
 extension DeleteRequest: PipeMethod {

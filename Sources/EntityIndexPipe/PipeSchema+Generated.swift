@@ -123,10 +123,13 @@ extension PipeSchema {
               "result": {"type": "object", "required": ["entities"], "additionalProperties": false,
                          "properties": {"entities": {"type": "array", "items": {"$ref": "#/$defs/entity"}}, "nextCursor": {"type": "string"}}}
             },
-            "related": {"description": "The entities an entity lists as related (out), those that list it (in), or both.",
+            "related": {"description": "The entities an entity lists as related (out), those that list it (in), or both. Out leaves out the listed entities the index does not hold and names them in missing.",
               "params": {"type": "object", "required": ["type", "id"], "additionalProperties": false,
                          "properties": {"type": {"$ref": "#/$defs/typeName"}, "id": {"$ref": "#/$defs/entityId"}, "direction": {"enum": ["out", "in", "both"]}}},
-              "result": {"$ref": "#/$defs/entities"}
+              "result": {"type": "object", "required": ["entities"], "additionalProperties": false,
+                         "properties": {"entities": {"type": "array", "items": {"$ref": "#/$defs/entity"}},
+                                        "missing": {"type": "array", "description": "out and both: the listed entities the index does not hold (deleted, expired or never pushed), in listed order; present only when there are any",
+                                                    "items": {"type": "object", "required": ["type", "id"], "additionalProperties": false, "properties": {"type": {"type": "string"}, "id": {"type": "string"}}}}}}
             },
             "delete": {"description": "Deletes by type, ids, domains (a domain and its subdomains) or all; several selectors intersect.",
               "params": {"type": "object", "additionalProperties": false,
@@ -191,12 +194,14 @@ extension PipeSchema {
               "params": {"type": "object", "additionalProperties": false, "properties": {"records": {"type": "array"}, "within": {"type": "integer", "minimum": 0, "maximum": 3650, "description": "will-expire reports entities that expire within this many days (default 7)"}}},
               "result": {"type": "object", "required": ["findings", "counts", "errors", "warnings", "records", "indexed", "withinDays"], "additionalProperties": false, "properties": {
                 "findings": {"type": "array", "items": {"type": "object", "required": ["code", "severity", "record", "message"], "additionalProperties": false, "properties": {
-                  "code": {"enum": ["invalid-record", "id-changed", "type-renamed", "will-expire", "duplicate-content", "too-large", "weak-display", "unreachable", "domain-overlap"]},
+                  "code": {"enum": ["invalid-record", "duplicate-key", "id-changed", "type-renamed", "will-expire", "duplicate-content", "too-large", "weak-display", "unreachable", "broken-link", "domain-overlap"]},
                   "severity": {"enum": ["error", "warning"]},
                   "record": {"type": "object", "additionalProperties": false, "properties": {"position": {"type": "integer"}, "line": {"type": "integer"}, "indexed": {"const": true}, "type": {"type": "string"}, "id": {"type": "string"}}},
                   "message": {"type": "string"},
-                  "others": {"type": "array", "items": {"type": "object", "required": ["type", "id"], "additionalProperties": false, "properties": {"type": {"type": "string"}, "id": {"type": "string"}}}}}}},
-                "counts": {"type": "object", "additionalProperties": false, "properties": {"invalid-record": {"type": "integer"}, "id-changed": {"type": "integer"}, "type-renamed": {"type": "integer"}, "will-expire": {"type": "integer"}, "duplicate-content": {"type": "integer"}, "too-large": {"type": "integer"}, "weak-display": {"type": "integer"}, "unreachable": {"type": "integer"}, "domain-overlap": {"type": "integer"}}},
+                  "field": {"type": "string", "description": "the field of the record at fault, when it is one (invalid-record; broken-link: related[i], 0-based)"},
+                  "others": {"type": "array", "items": {"type": "object", "required": ["type", "id"], "additionalProperties": false, "properties": {"type": {"type": "string"}, "id": {"type": "string"}}}},
+                  "first": {"type": "object", "required": ["position"], "additionalProperties": false, "description": "duplicate-key: the first record of the input with the same type and id", "properties": {"position": {"type": "integer"}, "line": {"type": "integer"}, "type": {"type": "string"}, "id": {"type": "string"}}}}}},
+                "counts": {"type": "object", "additionalProperties": false, "properties": {"invalid-record": {"type": "integer"}, "duplicate-key": {"type": "integer"}, "id-changed": {"type": "integer"}, "type-renamed": {"type": "integer"}, "will-expire": {"type": "integer"}, "duplicate-content": {"type": "integer"}, "too-large": {"type": "integer"}, "weak-display": {"type": "integer"}, "unreachable": {"type": "integer"}, "broken-link": {"type": "integer"}, "domain-overlap": {"type": "integer"}}},
                 "errors": {"type": "integer"}, "warnings": {"type": "integer"}, "records": {"type": "integer"}, "indexed": {"type": "integer"}, "withinDays": {"type": "integer"}}}
             },
             "drill": {"description": "A reindex drill: compares what the index holds with the records the app's reindex pushes back, as if the system had lost its index; reads only. A bad record is an invalid_record error naming every bad record.",

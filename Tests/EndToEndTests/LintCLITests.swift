@@ -49,8 +49,8 @@ import Testing
         #expect(r.status == 0, "without --strict findings do not fail: \(r.stderr)")
         let counts = r.json["counts"]?.object ?? JSONObject()
         for code in [
-            "invalid-record", "id-changed", "type-renamed", "duplicate-content", "too-large", "weak-display",
-            "unreachable", "domain-overlap",
+            "invalid-record", "duplicate-key", "id-changed", "type-renamed", "duplicate-content", "too-large",
+            "weak-display", "unreachable", "broken-link", "domain-overlap",
         ] {
             #expect((counts[code]?.number?.int ?? 0) >= 1, "\(code): \(counts)")
         }
@@ -62,11 +62,59 @@ import Testing
         #expect(strict.status == 1)
         #expect(strict.stdout.contains("id-changed: 1 error\n  record 1 (line 1) customer/cust-1: is a new id"))
         #expect(strict.stdout.contains("unreachable: 1 warning\n  indexed order/1013: is hidden"))
-        #expect(strict.stdout.contains("in 9 records against 365 indexed entities"))
+        #expect(strict.stdout.contains("in 11 records against 365 indexed entities"))
+        #expect(
+            strict.stdout.contains(
+                "duplicate-key: 1 error\n  record 11 (line 11) order/1303 (first: line 10): has the type and id of record 10 of"
+            ))
+        #expect(
+            strict.stdout.contains(
+                "broken-link: 1 warning\n  record 11 (line 11) order/1303: names product/p99 in related[1]"))
+        let findings = r.json["findings"]?.array ?? []
+        let repeated = findings.first { $0["code"] == "duplicate-key" }
+        #expect(repeated?["first"] == ["position": 10, "line": 10, "type": "order", "id": "1303"])
+        let broken = findings.first { $0["code"] == "broken-link" }
+        #expect(broken?["field"] == "related[1]" && broken?["others"] == [["type": "product", "id": "p99"]])
 
         // Twenty-five days on, the sample data's month is nearly over: everything not pushed since will expire.
         let later = try Binary.run(["--db", db, "--now", "2026-12-24T12:00:00Z", "lint", "--json"])
         #expect(later.json["counts"]?["will-expire"] == JSONValue(365))
+    }
+
+    /// The case: customers deleted, and the orders still point at them. The whole-index lint finds every
+    /// such order, and `related` names what it left out.
+    @Test func deletedTargetsAreBrokenLinks() throws {
+        try ingestSamples()
+        let orders = TestSupport.json(TestSupport.read(TestSupport.repository + "/data/orders.json") ?? "").array ?? []
+        let linking = orders.filter { ($0["related"]?.array ?? []).contains(["type": "customer", "id": "c18"]) }
+        #expect(linking.count > 3)
+        #expect(try run(["delete", "--type", "customer", "c18"]).status == 0)
+
+        let r = try run(["lint", "--json"])
+        #expect(r.json["counts"]?["broken-link"] == JSONValue(linking.count))
+        let first = r.json["findings"]?.array?.first { $0["code"] == "broken-link" }
+        #expect(first?["record"]?["indexed"] == true && first?["others"] == [["type": "customer", "id": "c18"]])
+        let human = try run(["lint", "--strict"])
+        #expect(human.status == 1)
+        #expect(
+            human.stdout.contains(
+                "broken-link: \(linking.count) warnings\n  \(linking.count) records: names customer/c18 in related[0], which is not in the index"
+            ), "one line for the one missing customer: \(human.stdout.prefix(600))")
+        #expect(human.stdout.contains("\n    … and \(linking.count - 3) more\n"))
+
+        let id = linking[0]["id"]?.number?.text ?? linking[0]["id"]?.string ?? ""
+        let related = try run(["related", "--type", "order", id, "--json"])
+        #expect(related.json["missing"] == [["type": "customer", "id": "c18"]])
+        let shown = try run(["related", "--type", "order", id])
+        #expect(shown.status == 0 && shown.stderr.contains("not in the index: customer/c18"))
+        let intact = try run(["related", "--type", "order", "1042", "--json"])
+        #expect(intact.json["missing"] == nil, "missing is there only when something is")
+
+        let pipe = try PipeProcess(db: db, now: now)
+        defer { pipe.close() }
+        #expect(pipe.call("related", ["type": "order", "id": .string(id)]).result == related.json)
+        #expect(pipe.call("lint", [:]).result == r.json)
+        #expect(pipe.schemaProblems().isEmpty, "\(pipe.schemaProblems().prefix(5))")
     }
 
     @Test func jsonIsThePipesResult() throws {

@@ -192,16 +192,26 @@ import Testing
     @Test func sampleDataIsClean() throws {
         let store = try TestSupport.store(now: "2026-11-29T12:00:00Z")
         var all: [JSONValue] = []
+        var files: [[JSONValue]] = []
         for file in ["customers.ndjson", "products.json", "orders.json"] {
             let text = try #require(TestSupport.read(TestSupport.repository + "/data/" + file))
             let records =
                 file.hasSuffix(".ndjson")
                 ? text.split(separator: "\n").map { TestSupport.json(String($0)) } : TestSupport.json(text).array ?? []
-            let alone = try lint(store, records)
-            #expect(alone.findings.isEmpty, "\(file) against an empty index: \(alone.findings.prefix(3))")
+            files.append(records)
             all += records
         }
         #expect(try lint(store, all).findings.isEmpty)
+        // The orders link to customers and products: alone against an empty index, every link is broken.
+        let orders = try lint(store, files[2])
+        #expect(!orders.findings.isEmpty && orders.findings.allSatisfy { $0.code == .brokenLink })
+        // Pushed as the README does, one file after the other, each is clean against the index before it.
+        let other = try TestSupport.store(now: "2026-11-29T12:00:00Z")
+        for records in files {
+            let report = try lint(other, records)
+            #expect(report.findings.isEmpty, "\(report.findings.prefix(3))")
+            _ = try other.ingest(records)
+        }
         _ = try store.ingest(all)
         #expect(try lint(store, nil).findings.isEmpty)
         #expect(try lint(store, all).findings.isEmpty, "pushing the same records again")

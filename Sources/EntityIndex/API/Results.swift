@@ -73,6 +73,18 @@ public struct EntityPage: Sendable {
     }
 }
 
+/// What `related` found: the linked entities, and the entities the one asked about lists that the index does not
+/// hold (deleted, expired or never pushed), which `out` leaves out of `entities`.
+public struct RelatedEntities: Sendable {
+    public var entities: [EntityResult]
+    /// In listed order, each once; empty for `in`.
+    public var missing: [EntityKey]
+    public init(entities: [EntityResult], missing: [EntityKey] = []) {
+        self.entities = entities
+        self.missing = missing
+    }
+}
+
 /// A completion of the word being typed and how many documents hold it.
 public struct Completion: Sendable, Equatable {
     public var term: String

@@ -22,12 +22,15 @@ extension EntityStore {
     ///
     /// The checks see the index as it would be after the push: the records of the input replace the indexed
     /// entities of the same type and id, the others stay. With records, only findings that involve a record of the
-    /// input are reported, plus the indexed entities the push leaves to expire; `id-changed` and `type-renamed`
-    /// compare the input with the index, so they need records.
+    /// input are reported, plus the indexed entities the push leaves to expire; `id-changed`, `type-renamed` and
+    /// `duplicate-key` are about a push, so they need records.
     public func lint(_ request: LintRequest) throws(EntityIndexError) -> LintReport {
         var findings: [LintFinding] = []
         var subjects: [LintSubject] = []
         var inputKeys: [EntityKey: Int] = [:]
+        // Records whose type and id an earlier record of the input has, and where that first record is.
+        var repeats: [LintLocation] = []
+        var firstOfKey: [EntityKey: LintLocation] = [:]
         let pushExpiry = Self.defaultExpiry(from: now)
 
         var recordCount = 0
@@ -47,6 +50,8 @@ extension EntityStore {
                             expiresAt: pushExpiry, pushedAt: now)
                         // A later record of the same entity replaces the earlier one, as in an ingest.
                         if let earlier = inputKeys[record.key] {
+                            if firstOfKey[record.key] == nil { firstOfKey[record.key] = subjects[earlier].location }
+                            repeats.append(subject.location)
                             subjects[earlier] = subject
                         } else {
                             inputKeys[record.key] = subjects.count
@@ -57,6 +62,11 @@ extension EntityStore {
             }
         }
         let inputCount = subjects.count
+        for location in repeats {
+            let key = location.entity!
+            findings.append(
+                Self.duplicateKeyFinding(location, first: firstOfKey[key]!, last: subjects[inputKeys[key]!].location))
+        }
         var indexedKeys = Set<EntityKey>()
         let indexed = try forEachIndexed { record, expiresAt, ingestedAt in
             indexedKeys.insert(record.key)
@@ -68,13 +78,16 @@ extension EntityStore {
         var checks = LintChecks(
             subjects: subjects, inputCount: inputCount, wholeIndex: request.records == nil,
             indexedKeys: indexedKeys, now: now, withinDays: request.withinDays)
-        checks.run()
+        try checks.run()
         findings += checks.findings
-        findings.sort {
-            if $0.code != $1.code { return $0.code < $1.code }
-            if $0.location != $1.location { return $0.location < $1.location }
-            return $0.message < $1.message
-        }
+        // By code, then location; the broken links of one record keep the order of its related entries.
+        findings = findings.enumerated().sorted { a, b in
+            let (x, y) = (a.element, b.element)
+            if x.code != y.code { return x.code < y.code }
+            if x.location != y.location { return x.location < y.location }
+            if x.code == .brokenLink || x.message == y.message { return a.offset < b.offset }
+            return x.message < y.message
+        }.map(\.element)
         return LintReport(
             findings: findings, records: recordCount, indexed: indexed,
             withinDays: request.withinDays)
@@ -88,6 +101,21 @@ extension EntityStore {
         let field = problem.field.map { "field \"\($0)\" " } ?? ""
         return LintFinding(
             .invalidRecord, .input(problem.position, line: problem.line, entity),
-            "\(field)\(problem.problem) (an ingest would reject the whole push)")
+            "\(field)\(problem.problem) (an ingest would reject the whole push)", field: problem.field)
+    }
+
+    /// `duplicate-key`: a record of the input with the type and id of an earlier one. An ingest upserts each record
+    /// in turn, so the last of them is what the index keeps, and the others are lost without an error.
+    /// The message names records by position only, as a pipe request has no lines (`first` has the line).
+    static func duplicateKeyFinding(_ location: LintLocation, first: LintLocation, last: LintLocation) -> LintFinding {
+        func at(_ l: LintLocation) -> String { "record \(l.position!)" }
+        let kept = location == last ? "this one" : at(last)
+        return LintFinding(
+            .duplicateKey, location,
+            """
+            has the type and id of \(at(first)) of this push: an ingest keeps only the last record of an entity \
+            (\(kept)) and drops the others without an error; push each entity once (merge the records), or give \
+            each entity an id of its own
+            """, first: first)
     }
 }

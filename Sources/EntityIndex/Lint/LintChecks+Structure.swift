@@ -47,13 +47,10 @@ extension LintChecks {
     /// `unreachable`: a hidden entity that visible ones list in `related`: found through those links, never by
     /// search or suggestions.
     mutating func unreachable() {
-        var index: [EntityKey: Int] = [:]
-        index.reserveCapacity(subjects.count)
-        for (i, s) in subjects.enumerated() { index[s.key] = i }
         var referrers: [Int: [Int]] = [:]
         for (i, s) in subjects.enumerated() where !s.hidden {
             for key in s.related {
-                guard let j = index[key], subjects[j].hidden else { continue }
+                guard let j = positions[key], subjects[j].hidden else { continue }
                 if referrers[j]?.last != i { referrers[j, default: []].append(i) }
             }
         }
@@ -68,6 +65,40 @@ extension LintChecks {
                 people reach it only through those links, never by search or suggestions; if it should be found, drop \
                 hidden; if not, remove it from their related
                 """, others: keys)
+        }
+    }
+
+    /// `broken-link`: a `related` entry naming an entity that neither the index after the push nor the push holds
+    /// (deleted, expired, never pushed, or a typo). Core Spotlight keeps such a `relatedAppEntityIdentifier`
+    /// without a word, and Siri and Spotlight show nothing for it.
+    ///
+    /// One hash lookup per entry in the entities already read; at most `maxBrokenLinksPerRecord` findings per
+    /// record (the last one says how many more), so a record that lists thousands of missing ids stays one screen.
+    mutating func brokenLink() throws(EntityIndexError) {
+        for s in subjects where reportable(s) {
+            var broken: [(index: Int, key: EntityKey)] = []
+            var missing = 0
+            for (k, key) in s.related.enumerated() where positions[key] == nil {
+                missing += 1
+                if broken.count < Self.maxBrokenLinksPerRecord { broken.append((k, key)) }
+            }
+            for (n, entry) in broken.enumerated() {
+                let whereNot =
+                    wholeIndex ? "which is not in the index" : "which is neither in the index nor in this push"
+                var message = """
+                    names \(entry.key) in related[\(entry.index)], \(whereNot) (deleted, expired or never pushed): \
+                    Siri and Spotlight show nothing for a link to a missing entity; push \(entry.key), or drop it from \
+                    related
+                    """
+                if n == broken.count - 1, missing > broken.count {
+                    message += " (\(Self.number(missing - broken.count)) more related entries of it are missing too)"
+                }
+                add(.brokenLink, s, message, others: [entry.key], field: "related[\(entry.index)]")
+            }
+            // The findings of the whole index are held until they are sorted: they must fit in the memory left.
+            if !broken.isEmpty, findings.count & 1023 < broken.count {
+                try MemoryRoom.require(0, for: "the \(findings.count) findings of lint so far")
+            }
         }
     }
 

@@ -17,6 +17,10 @@ struct LintChecks {
     private var changedIds = Set<EntityKey>()
     /// How many other entities a finding names at most.
     static let maxOthers = 20
+    /// How many `broken-link` findings one record gets at most.
+    static let maxBrokenLinksPerRecord = 5
+    /// Where each entity of the index after the push is in `subjects`.
+    let positions: [EntityKey: Int]
 
     /// Core Spotlight's size limit for one item: "There is a 16k limit on the size of an individual CSSI"
     /// (Apple Frameworks Engineer, https://developer.apple.com/forums/thread/832276). Counted as 16,384 bytes of
@@ -33,16 +37,22 @@ struct LintChecks {
         self.indexedKeys = indexedKeys
         self.now = now
         self.withinDays = withinDays
+        var positions: [EntityKey: Int] = [:]
+        positions.reserveCapacity(subjects.count)
+        for (i, s) in subjects.enumerated() { positions[s.key] = i }
+        self.positions = positions
     }
 
     /// With records, a finding is reported only when it involves one of them.
     func reportable(_ involved: LintSubject...) -> Bool { wholeIndex || involved.contains(where: \.fromInput) }
 
-    mutating func add(_ code: LintCode, _ subject: LintSubject, _ message: String, others: [EntityKey] = []) {
-        findings.append(LintFinding(code, subject.location, message, others: others))
+    mutating func add(
+        _ code: LintCode, _ subject: LintSubject, _ message: String, others: [EntityKey] = [], field: String? = nil
+    ) {
+        findings.append(LintFinding(code, subject.location, message, others: others, field: field))
     }
 
-    mutating func run() {
+    mutating func run() throws(EntityIndexError) {
         if !wholeIndex {
             idChanged()
             typeRenamed()
@@ -52,6 +62,7 @@ struct LintChecks {
         tooLarge()
         weakDisplay()
         unreachable()
+        try brokenLink()
         domainOverlap()
     }
 

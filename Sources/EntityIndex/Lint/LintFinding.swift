@@ -7,6 +7,8 @@ import JSON
 public enum LintCode: String, Sendable, CaseIterable, Comparable {
     /// A record that fails validation (the ingest would reject the whole push).
     case invalidRecord = "invalid-record"
+    /// The same type and id twice in one push: an ingest keeps the last record and drops the others silently.
+    case duplicateKey = "duplicate-key"
     /// A new id with the title, type and domain of an indexed entity that the push leaves out.
     case idChanged = "id-changed"
     /// A new type whose ids are those of an indexed type that the push leaves out.
@@ -21,14 +23,16 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
     case weakDisplay = "weak-display"
     /// A hidden entity that visible entities list in `related`.
     case unreachable = "unreachable"
+    /// A `related` entry naming an entity that neither the index (after the push) nor the push holds.
+    case brokenLink = "broken-link"
     /// A domain that is a dotted prefix of (or equal to) another type's domain.
     case domainOverlap = "domain-overlap"
 
     /// How bad a finding of this code is.
     public var severity: LintSeverity {
         switch self {
-        case .invalidRecord, .idChanged, .typeRenamed, .tooLarge: return .error
-        case .willExpire, .duplicateContent, .weakDisplay, .unreachable, .domainOverlap: return .warning
+        case .invalidRecord, .duplicateKey, .idChanged, .typeRenamed, .tooLarge: return .error
+        case .willExpire, .duplicateContent, .weakDisplay, .unreachable, .brokenLink, .domainOverlap: return .warning
         }
     }
 
@@ -86,14 +90,24 @@ public struct LintFinding: Sendable, Equatable {
     public var code: LintCode
     public var location: LintLocation
     public var message: String
-    /// The other entities the finding is about (the indexed entity an id replaces, the first duplicate…).
+    /// The other entities the finding is about (the indexed entity an id replaces, the first duplicate, the
+    /// missing target of a link…).
     public var others: [EntityKey]
+    /// The field of the record at fault, when it is one (`title`, `related[3]`).
+    public var field: String?
+    /// For `duplicate-key`: the first record of the input with the same type and id.
+    public var first: LintLocation?
 
-    public init(_ code: LintCode, _ location: LintLocation, _ message: String, others: [EntityKey] = []) {
+    public init(
+        _ code: LintCode, _ location: LintLocation, _ message: String, others: [EntityKey] = [], field: String? = nil,
+        first: LintLocation? = nil
+    ) {
         self.code = code
         self.location = location
         self.message = message
         self.others = others
+        self.field = field
+        self.first = first
     }
 
     public var severity: LintSeverity { code.severity }

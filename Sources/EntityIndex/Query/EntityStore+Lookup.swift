@@ -53,8 +53,18 @@ extension EntityStore {
     public func related(type: String, id: String, direction: RelatedDirection) throws(EntityIndexError)
         -> [EntityResult]
     {
+        try related(RelatedRequest(type: type, id: id, direction: direction)).entities
+    }
+
+    /// Related entities, and (for `out` and `both`) the listed ones the index does not hold.
+    ///
+    /// The missing ones are the entity's relations without a live entity of their type and id: one probe of
+    /// `entity`'s (type, id) index per relation, the same as the join that finds the others.
+    public func related(_ request: RelatedRequest) throws(EntityIndexError) -> RelatedEntities {
+        let (type, id, direction) = (request.type, request.id, request.direction)
         do {
             var result: [EntityResult] = []
+            var missing: [EntityKey] = []
             let budget = ResultBudget(limit: maxResultBytes)
             if direction != .in {
                 guard
@@ -69,6 +79,14 @@ extension EntityStore {
                     SELECT e.type, e.id, e.record FROM relation r JOIN entity e ON e.type = r.type AND e.id = r.id
                     WHERE r.entity = ? AND e.expires_at > ? ORDER BY r.ord
                     """, [.integer(rowid), .integer(now)], budget.entity)
+                var seen = Set<EntityKey>()
+                missing = try db.rows(
+                    """
+                    SELECT r.type, r.id FROM relation r WHERE r.entity = ? AND NOT EXISTS
+                        (SELECT 1 FROM entity e WHERE e.type = r.type AND e.id = r.id AND e.expires_at > ?)
+                    ORDER BY r.ord
+                    """, [.integer(rowid), .integer(now)]
+                ) { EntityKey(type: $0.text(0), id: $0.text(1)) }.filter { seen.insert($0).inserted }
             }
             if direction != .out {
                 result += try db.rows(
@@ -78,7 +96,7 @@ extension EntityStore {
                     """, [.text(type), .text(id), .integer(now)], budget.entity)
             }
             var seen = Set<EntityKey>()
-            return result.filter { seen.insert($0.key).inserted }
+            return RelatedEntities(entities: result.filter { seen.insert($0.key).inserted }, missing: missing)
         } catch {
             throw EntityIndexError.wrap(error, doing: "finding related entities")
         }

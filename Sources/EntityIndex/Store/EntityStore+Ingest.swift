@@ -32,6 +32,8 @@ public final class Ingestion {
     public private(set) var counts = IngestCounts()
     public private(set) var problems: [RecordProblem] = []
     public private(set) var problemCount = 0
+    /// Every problem, gathered by field and text (what a person reads when one mistake repeats in many records).
+    public private(set) var problemGroups = ProblemGroups()
     public private(set) var position = 0
     private var finished = false
     /// Prepares records against the declarations as they stand when the ingest starts.
@@ -93,6 +95,7 @@ public final class Ingestion {
     public func reject(_ problem: RecordProblem) {
         position = max(position, problem.position)
         problemCount += 1
+        problemGroups.add(problem)
         if problem.position != lastRejectedPosition {
             rejectedRecords += 1
             lastRejectedPosition = problem.position

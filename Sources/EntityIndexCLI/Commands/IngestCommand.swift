@@ -20,7 +20,8 @@ struct IngestCommand: Command {
             record is listed, and the database is left as it was. With --skip-invalid, invalid records are left out
             instead: the valid ones are committed, every skipped record's problems are printed on stderr and listed
             in the result (`skipped`, `problems`), and the exit status is 2 when any record was skipped (0 when none
-            was). Re-ingesting a record unchanged renews its expiry.
+            was). A problem repeated in more than three records is printed once, with its count and first records
+            (--json lists every one). Re-ingesting a record unchanged renews its expiry.
             Progress (records, rate, elapsed) is shown on stderr when it is a terminal.
             """)
 
@@ -72,9 +73,10 @@ struct IngestCommand: Command {
             }
         } catch {
             store.abortBatch()
-            throw error
+            throw context.json ? error : Self.grouped(error, ingestion.problemGroups)
         }
-        for problem in counts.problems { context.printError("skipped " + problem.description) }
+        let skipped = ProblemGroups(counts.problems)
+        for line in Output.problemLines(skipped, prefix: "skipped ") { context.printError(line) }
         context.emit(IngestRequest.self, counts) { counts in
             let elapsed = progress.elapsed
             var line =
@@ -84,6 +86,16 @@ struct IngestCommand: Command {
                 line + " (\(Output.count(counts.total, "record", "records")) in \(String(format2(elapsed))) s)")
         }
         return counts.skipped > 0 ? 2 : 0
+    }
+
+    /// A refused input's error as a person reads it: a problem repeated in many records once, with its count and
+    /// first records (the error's `details`, and so `--json`, list the records as they are).
+    static func grouped(_ error: any Error, _ groups: ProblemGroups) -> any Error {
+        guard let error = error as? EntityIndexError, error.code == .invalidRecord, groups.repeats else { return error }
+        let headline = error.message.prefix { $0 != "\n" }
+        let lines = Output.problemLines(groups, indent: "  ")
+        return EntityIndexError(
+            .invalidRecord, ([String(headline)] + lines).joined(separator: "\n"), details: error.details)
     }
 
     private func format2(_ v: Double) -> String {

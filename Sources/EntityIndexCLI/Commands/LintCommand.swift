@@ -15,9 +15,11 @@ struct LintCommand: Command {
         discussion: """
             Checks the records of FILE (a JSON array or NDJSON; - for stdin) against themselves and against the
             index as it would be after pushing them, without changing it; without FILE, checks the whole index.
-            Codes: invalid-record, id-changed and type-renamed (a push against the index only), too-large (errors);
-            will-expire, duplicate-content, weak-display, unreachable, domain-overlap (warnings). Findings are
-            grouped by code; each names the record (position, line, type/id) and what to change.
+            Codes: invalid-record, duplicate-key, id-changed and type-renamed (the last three for a push only),
+            too-large (errors); will-expire, duplicate-content, weak-display, unreachable, broken-link,
+            domain-overlap (warnings). Findings are grouped by code; each names the record (position, line,
+            type/id) and what to change; a finding repeated in more than three records is printed once, with its
+            count and first records (--json lists every finding).
             Exit status 0, or 1 with --strict when any error or warning is found.
             """)
 
@@ -45,16 +47,27 @@ struct LintCommand: Command {
             for (code, count) in report.counts {
                 let severity = code.severity.rawValue
                 context.print("\(code.rawValue): \(Output.number(count)) \(severity)\(count == 1 ? "" : "s")")
-                for finding in report.findings where finding.code == code {
-                    context.print("  \(finding.location): \(finding.message)")
+                let findings = report.findings.filter { $0.code == code }
+                for same in Output.gathered(findings, by: { ($0.field ?? "") + "\u{1F}" + $0.message }) {
+                    guard same.count > 1 else {
+                        // A repeated record's message names the first by position; a file also has its line.
+                        let first = same[0].first?.line.map { " (first: line \($0))" } ?? ""
+                        context.print("  \(same[0].location)\(first): \(same[0].message)")
+                        continue
+                    }
+                    let locations = same.map(\.location.description)
+                    for line in Output.group(count: same.count, same[0].message, locations: locations, indent: "  ") {
+                        context.print(line)
+                    }
                 }
                 context.print("")
             }
             let (errors, warnings) = (report.count(.error), report.count(.warning))
             let checked =
                 records == nil
-                ? "the index (\(Output.number(report.indexed)) entities)"
-                : "\(Output.number(report.records)) records against \(Output.number(report.indexed)) indexed entities"
+                ? "the index (\(Output.count(report.indexed, "entity", "entities")))"
+                : "\(Output.count(report.records, "record", "records")) against "
+                    + Output.count(report.indexed, "indexed entity", "indexed entities")
             if report.findings.isEmpty {
                 context.print("no findings in \(checked)")
             } else {

@@ -7,7 +7,10 @@ struct RelatedCommand: Command {
         name: "related", abstract: "Entities an entity links to (out), that link to it (in), or both",
         usage: "entityidx related --type T ID [--direction out|in|both] [--json]",
         options: [("type=", "the entity's type (required)"), ("direction=", "out (default), in or both")],
-        discussion: "out lists the linked entities in their listed order, leaving out those not in the index.")
+        discussion: """
+            out lists the linked entities in their listed order, leaving out those not in the index; those are
+            named on stderr (and listed as missing with --json).
+            """)
 
     var request: RelatedRequest
 
@@ -24,7 +27,16 @@ struct RelatedCommand: Command {
     }
 
     func run(_ context: CommandContext) throws -> Int32 {
-        try context.run(request) { Output.entities($0, in: context) }
+        try context.run(request) { related in
+            Output.entities(related.entities, in: context)
+            if !related.missing.isEmpty {
+                let names = related.missing.map(\.description)
+                let shown = names.prefix(10).joined(separator: ", ")
+                context.printError(
+                    "not in the index: \(shown)\(names.count > 10 ? " and \(names.count - 10) more" : "")"
+                        + " (listed in related, left out)")
+            }
+        }
         return 0
     }
 }

@@ -124,7 +124,7 @@ export class EntityIndex {
     return this.send("query", params);
   }
   /** Related entities. `P`: the type of their properties. */
-  related<P extends T.PropertiesOf<P> = T.Properties>(params: T.RelatedParams): Promise<T.EntitiesResult<P>> {
+  related<P extends T.PropertiesOf<P> = T.Properties>(params: T.RelatedParams): Promise<T.RelatedResult<P>> {
     return this.send("related", params);
   }
   /** Deletes by type, ids, domains or all (several selectors intersect). */

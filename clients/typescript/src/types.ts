@@ -234,6 +234,11 @@ export interface RelatedParams {
 export interface EntitiesResult<P extends PropertiesOf<P> = Properties> {
   entities: Entity<P>[];
 }
+export interface RelatedResult<P extends PropertiesOf<P> = Properties> {
+  entities: Entity<P>[];
+  /** out and both: the listed entities the index does not hold, in listed order; present only when there are any. */
+  missing?: Array<{ type: string; id: string }>;
+}
 export interface DeleteParams {
   type?: TypeName;
   ids?: EntityId[];
@@ -362,8 +367,8 @@ export interface UserQueryResult<P extends PropertiesOf<P> = Properties> {
 }
 
 export type LintCode =
-  | "invalid-record" | "id-changed" | "type-renamed" | "will-expire" | "duplicate-content" | "too-large"
-  | "weak-display" | "unreachable" | "domain-overlap";
+  | "invalid-record" | "duplicate-key" | "id-changed" | "type-renamed" | "will-expire" | "duplicate-content"
+  | "too-large" | "weak-display" | "unreachable" | "broken-link" | "domain-overlap";
 export interface LintParams<P extends PropertiesOf<P> = Properties> {
   /** The records about to be pushed; without them the whole index is checked. */
   records?: EntityRecord<P>[];
@@ -376,8 +381,12 @@ export interface LintFinding {
   /** The record of the input (by position and line) or the indexed entity (`indexed: true`) it is about. */
   record: { position?: number; line?: number; indexed?: true; type?: string; id?: string };
   message: string;
-  /** The other entities involved (a duplicate, an overlap). */
+  /** The field of the record at fault, when it is one (`title`; for broken-link `related[i]`, 0-based). */
+  field?: string;
+  /** The other entities involved (a duplicate, an overlap, the missing target of a broken link). */
   others?: Array<{ type: string; id: string }>;
+  /** duplicate-key: the first record of the input with the same type and id. */
+  first?: { position: number; line?: number; type?: string; id?: string };
 }
 export interface LintResult {
   findings: LintFinding[];
@@ -430,7 +439,7 @@ export interface Methods {
   suggest: { params: SuggestParams; result: EntitiesResult };
   all: { params: AllParams; result: AllResult };
   query: { params: QueryParams; result: QueryResult };
-  related: { params: RelatedParams; result: EntitiesResult };
+  related: { params: RelatedParams; result: RelatedResult };
   delete: { params: DeleteParams; result: DeleteResult };
   donate: { params: DonateParams; result: DonateResult };
   "batch.begin": { params: Empty; result: Empty };
