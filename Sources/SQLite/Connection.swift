@@ -220,20 +220,70 @@ public final class LockWait {
 
 // MARK: - Transactions
 
+/// An open transaction, or a savepoint inside one: rolled back unless `commit()` is called, also when it is dropped
+/// without either (an error thrown past it, a forgotten path).
+///
+/// Every write goes through one: `Connection.transaction`, `Connection.savepoint`, and the store's writes and
+/// streaming ingests, which span many calls and so hold the value instead of a closure.
+public final class Transaction {
+    public enum Kind: String, Sendable { case deferred = "DEFERRED", immediate = "IMMEDIATE" }
+
+    let db: Connection
+    /// The savepoint's name, or nil for a transaction.
+    let savepoint: String?
+    public private(set) var isOpen = true
+
+    /// Begins a transaction (`BEGIN kind`); it fails, opening nothing, when the lock cannot be had.
+    public init(_ db: Connection, _ kind: Kind = .immediate) throws {
+        try db.run("BEGIN \(kind.rawValue)")
+        self.db = db
+        savepoint = nil
+    }
+
+    /// Opens a savepoint, which nests inside an open transaction (or begins a deferred one).
+    public init(_ db: Connection, savepoint name: String) throws {
+        try db.execute("SAVEPOINT \(name)")
+        self.db = db
+        savepoint = name
+    }
+
+    /// Commits (a transaction) or releases (a savepoint); when that fails, everything is rolled back and the error
+    /// thrown.
+    public func commit() throws {
+        guard isOpen else { return }
+        do {
+            if let savepoint { try db.execute("RELEASE \(savepoint)") } else { try db.run("COMMIT") }
+            isOpen = false
+        } catch {
+            rollback()
+            throw error
+        }
+    }
+
+    /// Undoes everything since the transaction or savepoint began.
+    public func rollback() {
+        guard isOpen else { return }
+        isOpen = false
+        if let savepoint {
+            try? db.execute("ROLLBACK TO \(savepoint)")
+            try? db.execute("RELEASE \(savepoint)")
+        } else if db.isInTransaction {
+            try? db.run("ROLLBACK")
+        }
+    }
+
+    deinit { rollback() }
+}
+
 extension Connection {
-    public enum TransactionKind: String, Sendable { case deferred = "DEFERRED", immediate = "IMMEDIATE" }
+    public typealias TransactionKind = Transaction.Kind
 
     /// Runs `body` inside a transaction: committed when it returns, rolled back when it throws.
     public func transaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
-        try run("BEGIN \(kind.rawValue)")
-        do {
-            let result = try body()
-            try run("COMMIT")
-            return result
-        } catch {
-            if isInTransaction { try? run("ROLLBACK") }
-            throw error
-        }
+        let transaction = try Transaction(self, kind)
+        let result = try body()
+        try transaction.commit()
+        return result
     }
 
     /// Runs the reads of `body` in one read transaction (one snapshot, one lock taken instead of one per statement),
@@ -244,15 +294,9 @@ extension Connection {
 
     /// Runs `body` inside a savepoint, which nests inside an open transaction.
     public func savepoint<T>(_ name: String = "sp", _ body: () throws -> T) throws -> T {
-        try execute("SAVEPOINT \(name)")
-        do {
-            let result = try body()
-            try execute("RELEASE \(name)")
-            return result
-        } catch {
-            try? execute("ROLLBACK TO \(name)")
-            try? execute("RELEASE \(name)")
-            throw error
-        }
+        let savepoint = try Transaction(self, savepoint: name)
+        let result = try body()
+        try savepoint.commit()
+        return result
     }
 }

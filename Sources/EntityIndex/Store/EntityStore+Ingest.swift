@@ -35,7 +35,6 @@ public final class Ingestion {
     /// Every problem, gathered by field and text (what a person reads when one mistake repeats in many records).
     public private(set) var problemGroups = ProblemGroups()
     public private(set) var position = 0
-    private var finished = false
     /// Prepares records against the declarations as they stand when the ingest starts.
     public let preparer: RecordPreparer
     private var kinds = Set<PropertyKindKey>()
@@ -44,9 +43,9 @@ public final class Ingestion {
     /// Whether any reindex request waits for entities (if not, ingest skips settling them).
     private var reindexPending: Bool
 
-    /// Whether the transaction (or savepoint) is open: it is taken with the first record to write, so that a slow
-    /// producer holds no lock while it has nothing to give.
-    private var begun = false
+    /// The transaction (or savepoint of the open batch), taken with the first record to write, so that a slow
+    /// producer holds no lock while it has nothing to give; rolled back unless the ingest commits it.
+    private var transaction: Transaction?
     /// Set when the declarations changed between the start and the taking of the lock: records prepared against the
     /// old ones are derived again.
     private var declarationsChanged = false
@@ -65,18 +64,22 @@ public final class Ingestion {
 
     /// Takes the write lock (or a savepoint of the open batch), and reads again what was read without it.
     private func begin() throws {
-        guard !begun else { return }
+        if let transaction {
+            guard transaction.isOpen else {
+                throw EntityIndexError(.storage, "the ingest was already committed or rolled back; start another")
+            }
+            return
+        }
         if store.batchOpen {
-            try store.db.execute("SAVEPOINT ingest")
+            transaction = try Transaction(store.db, savepoint: "ingest")
         } else {
             try store.prepareWrite()
             do {
-                try store.db.execute("BEGIN IMMEDIATE")
+                transaction = try Transaction(store.db)
             } catch {
                 throw store.lockError(error)
             }
         }
-        begun = true
         try store.checkFile()
         reindexPending = try store.db.scalar("SELECT EXISTS (SELECT 1 FROM reindex_outstanding)")?.int == 1
         if try store.allDeclarations() != preparer.declarations {
@@ -86,10 +89,6 @@ public final class Ingestion {
     }
 
     private var writerPreparer: RecordPreparer?
-
-    deinit {
-        if !finished { rollback() }
-    }
 
     /// Records a problem found before validation (a line that is not JSON, say).
     public func reject(_ problem: RecordProblem) {
@@ -144,33 +143,21 @@ public final class Ingestion {
             if problemCount > problems.count { message += "\n  … and \(problemCount - problems.count) more" }
             throw EntityIndexError(.invalidRecord, message, details: problems)
         }
-        guard begun else {
-            // Nothing to write (an empty input): no lock was taken, nothing changes.
-            finished = true
-            return counts
-        }
+        // Nothing to write (an empty input): no lock was taken, nothing changes.
+        guard let transaction else { return counts }
         do {
             try store.purgeExpired()
-            try store.db.execute(store.batchOpen ? "RELEASE ingest" : "COMMIT")
+            try transaction.commit()
         } catch {
             rollback()
             throw EntityIndexError.wrap(error, doing: "committing the ingest")
         }
-        finished = true
         return counts
     }
 
-    /// Abandons the ingest: nothing of it stays.
+    /// Abandons the ingest: nothing of it stays (also when the ingest is dropped unfinished).
     public func rollback() {
-        guard !finished else { return }
-        finished = true
-        guard begun else { return }
-        if store.batchOpen {
-            try? store.db.execute("ROLLBACK TO ingest")
-            try? store.db.execute("RELEASE ingest")
-        } else if store.db.isInTransaction {
-            try? store.db.execute("ROLLBACK")
-        }
+        transaction?.rollback()
     }
 
     private func upsert(_ record: EntityRecord, stored: SQLValue, derived: PreparedRecord.Derived?) throws {

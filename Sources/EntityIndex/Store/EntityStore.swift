@@ -210,21 +210,17 @@ public final class EntityStore {
             }
         }
         try prepareWrite()
+        let transaction: Transaction
         do {
-            try db.run("BEGIN IMMEDIATE")
+            transaction = try Transaction(db)
         } catch {
             throw lockError(error)
         }
-        do {
-            try checkFile()
-            try purgeExpired()
-            let result = try body()
-            try db.run("COMMIT")
-            return result
-        } catch {
-            if db.isInTransaction { try? db.run("ROLLBACK") }
-            throw error
-        }
+        try checkFile()
+        try purgeExpired()
+        let result = try body()
+        try transaction.commit()
+        return result
     }
 
     /// Turns a failure to take the write lock into an error that says who holds it and how long this one waited.
