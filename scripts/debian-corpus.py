@@ -11,9 +11,10 @@ The indexes are fetched into a folder of this script's own (--cache), never into
 then read with `apt-cache dumpavail` and `apt-helper cat-file` against the same folder. Python 3 standard library only.
 
 A record whose keywords, array property or related ids would exceed --max-items is cut to that many and named on
-stderr with its full count; --max-items 0 (the default) keeps every item.
+stderr with its full count; --max-items 0 (the default) keeps every item. --no-long-descriptions leaves the
+description out (the short description stays the subtitle), without reading the Translation-en indexes.
 
-Usage: debian-corpus.py [--out FILE] [--cache DIR] [--max-items N] [--no-update]
+Usage: debian-corpus.py [--out FILE] [--cache DIR] [--max-items N] [--no-update] [--no-long-descriptions]
 """
 
 import argparse
@@ -157,11 +158,13 @@ def main():
                         help="cut keywords, array properties and related ids to N items, naming each cut record on "
                              "stderr (0: keep all)")
     parser.add_argument("--no-update", action="store_true", help="use the indexes already in --cache")
+    parser.add_argument("--no-long-descriptions", action="store_true",
+                        help="leave each package's long description out (no description field)")
     args = parser.parse_args()
     cache = os.path.abspath(args.cache)
     if not args.no_update:
         update(cache)
-    descriptions = translations(cache)
+    descriptions = {} if args.no_long_descriptions else translations(cache)
     dump = subprocess.run(["apt-cache"] + apt_options(cache) + ["dumpavail"], check=True, capture_output=True).stdout
     capped, count, described = [], 0, 0
     out = sys.stdout if args.out == "-" else open(args.out + ".part", "w", encoding="utf-8")
