@@ -6,8 +6,11 @@ CONTRACT_CHECK := ../shared/tools/contract-check
 # The client tests' Python environment: the official MCP SDK, python-lsp-jsonrpc and an OpenRPC document model.
 VENV := .build/venv
 PY_TEST_PACKAGES := mcp==2.3.0 python-lsp-jsonrpc==1.1.2 openrpc==11.1.1 jsonschema==4.26.0
+# make bench's own: tantivy, the peer on the real corpus (scripts/tantivy-peer.py).
+BENCH_VENV := .build/bench-venv
+PY_BENCH_PACKAGES := tantivy==0.27.0
 
-.PHONY: all deps build release run test test-clients test-ts venv lint schema man golden install bench bench-spotlight fuzz soak sanitize clean
+.PHONY: all deps build release run test test-clients test-ts venv bench-venv lint schema man golden install bench bench-spotlight fuzz soak sanitize clean
 
 all: release
 
@@ -71,31 +74,48 @@ test-ts: build
 		ENTITYIDX_BIN="$(CURDIR)/$(DEBUG_BIN)" node --test clients/typescript/test/*.test.js
 
 # python3-venv is installed when the interpreter cannot make a virtual environment (Debian ships it apart).
+# $(call python-env,DIR,PACKAGES): the recipe of one environment.
+define python-env
+@python3 -m venv $(1) 2>/dev/null || { rm -rf $(1); echo "installing python3-venv"; \
+	SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq python3-venv >/dev/null && python3 -m venv $(1); }
+$(1)/bin/pip install -q --disable-pip-version-check $(2)
+@touch $(1)/.ready
+endef
 venv: $(VENV)/.ready
 $(VENV)/.ready: Makefile
-	@python3 -m venv $(VENV) 2>/dev/null || { rm -rf $(VENV); echo "installing python3-venv"; \
-		SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq python3-venv >/dev/null && python3 -m venv $(VENV); }
-	$(VENV)/bin/pip install -q --disable-pip-version-check $(PY_TEST_PACKAGES)
-	@touch $@
+	$(call python-env,$(VENV),$(PY_TEST_PACKAGES))
+bench-venv: $(BENCH_VENV)/.ready
+$(BENCH_VENV)/.ready: Makefile
+	$(call python-env,$(BENCH_VENV),$(PY_BENCH_PACKAGES))
 
 # Speed against plain FTS5 on Debian's package list (built here from Debian's package indexes by
-# scripts/debian-corpus.py) and on a synthetic corpus of 10k, 100k and 1M entities; writes docs/benchmarks.md.
+# scripts/debian-corpus.py), with tantivy beside both (scripts/tantivy-peer.py in $(BENCH_VENV)), and on a synthetic
+# corpus of 10k, 100k and 1M entities; writes docs/benchmarks.md.
 # QUICK=1: fewer queries and synthetic 10k and 100k only. BENCH_CORPUS=real or synthetic runs one of the two.
+# DEBIAN_VARIANTS: the package list with long descriptions (long), without them (short), or both, in that order.
 # DEBIAN_MAX_ITEMS=N cuts longer lists (keywords, array properties, related) and names each cut record (0: none).
 BENCH_CORPUS ?= both
 DEBIAN_CORPUS := .build/debian-corpus/packages.ndjson
+DEBIAN_SHORT_CORPUS := .build/debian-corpus/packages-short.ndjson
+DEBIAN_VARIANTS ?= long short
 DEBIAN_MAX_ITEMS ?= 0
-bench: release
+bench: release bench-venv
 	@command -v gnuplot >/dev/null 2>&1 || { SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
 		$$SUDO apt-get install -y -qq gnuplot-nox >/dev/null 2>&1 || \
 		{ $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq gnuplot-nox >/dev/null 2>&1; } || echo "gnuplot unavailable: no chart"; }
 	@if [ "$(BENCH_CORPUS)" != synthetic ]; then mkdir -p $(dir $(DEBIAN_CORPUS)); \
 		python3 scripts/debian-corpus.py --cache .build/debian-corpus --out $(DEBIAN_CORPUS) \
 			--max-items $(DEBIAN_MAX_ITEMS) 2>$(DEBIAN_CORPUS).log; status=$$?; cat $(DEBIAN_CORPUS).log; \
-		[ $$status = 0 ] || exit $$status; fi
-	.build/release/entityidx-bench $(if $(QUICK),--quick) --corpus $(BENCH_CORPUS) --real $(DEBIAN_CORPUS) \
-		--binary $(BIN) --out docs
+		[ $$status = 0 ] || exit $$status; \
+		if [ -n "$(filter short,$(DEBIAN_VARIANTS))" ]; then \
+			python3 scripts/debian-corpus.py --cache .build/debian-corpus --out $(DEBIAN_SHORT_CORPUS) --no-update \
+				--no-long-descriptions --max-items $(DEBIAN_MAX_ITEMS) 2>$(DEBIAN_SHORT_CORPUS).log; status=$$?; \
+			cat $(DEBIAN_SHORT_CORPUS).log; [ $$status = 0 ] || exit $$status; fi; fi
+	.build/release/entityidx-bench $(if $(QUICK),--quick) --corpus $(BENCH_CORPUS) \
+		$(if $(filter long,$(DEBIAN_VARIANTS)),--real $(DEBIAN_CORPUS)) \
+		$(if $(filter short,$(DEBIAN_VARIANTS)),--real $(DEBIAN_SHORT_CORPUS)) \
+		--tantivy scripts/tantivy-peer.py --python $(BENCH_VENV)/bin/python --binary $(BIN) --out docs
 
 # The Core Spotlight query forms (`spotlight`) on Debian's package list, p50/p99 per form; writes its own section of
 # docs/benchmarks.md (make bench keeps it). Builds the corpus as make bench does when it is missing.

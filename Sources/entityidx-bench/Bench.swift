@@ -4,10 +4,11 @@ import JSON
 
 /// `make bench`: entityidx against plain FTS5 on the same corpus and queries, at several sizes.
 ///
-/// Usage: entityidx-bench [--quick] [--sizes N,N…] [--real FILE] [--corpus both|real|synthetic] [--binary PATH]
-/// [--out DIR], or entityidx-bench generate N. The real corpus is Debian's package list as NDJSON, made by
-/// scripts/debian-corpus.py. Prints the tables and writes DIR/benchmarks.md (docs by default) and the charts
-/// (gnuplot, when installed).
+/// Usage: entityidx-bench [--quick] [--sizes N,N…] [--real FILE]… [--tantivy SCRIPT [--python PATH]]
+/// [--corpus both|real|synthetic] [--binary PATH] [--out DIR], or entityidx-bench generate N. The real corpus is
+/// Debian's package list as NDJSON, made by scripts/debian-corpus.py (--real once per variant: with long
+/// descriptions, without); --tantivy runs scripts/tantivy-peer.py with that Python on the same records and queries.
+/// Prints the tables and writes DIR/benchmarks.md (docs by default) and the charts (gnuplot, when installed).
 @main struct Bench {
     static func main() throws {
         let args = CommandLine.arguments
@@ -50,13 +51,15 @@ import JSON
             return
         }
         let usage =
-            "usage: entityidx-bench [--quick] [--sizes N,N…] [--real FILE] [--corpus both|real|synthetic] [--binary PATH] [--out DIR] | generate N | typos N [DB] | spotlight FILE [--queries N] [--db PATH] [--binary PATH] [--out DIR]"
+            "usage: entityidx-bench [--quick] [--sizes N,N…] [--real FILE]… [--tantivy SCRIPT [--python PATH]] [--corpus both|real|synthetic] [--binary PATH] [--out DIR] | generate N | typos N [DB] | spotlight FILE [--queries N] [--db PATH] [--binary PATH] [--out DIR]"
         var i = 1
         while i < args.count {
             switch args[i] {
             case "--quick": i += 1
             case let name
-            where ["--sizes", "--binary", "--out", "--real", "--corpus"].contains(name) && i + 1 < args.count: i += 2
+            where ["--sizes", "--binary", "--out", "--real", "--corpus", "--tantivy", "--python"].contains(name)
+                && i + 1 < args.count:
+                i += 2
             case "-h", "--help": print(usage); return
             default:
                 FileHandle.standardError.write(Data("entityidx-bench: unexpected \"\(args[i])\"\n\(usage)\n".utf8))
@@ -77,8 +80,8 @@ import JSON
                 Data("entityidx-bench: --corpus must be both, real or synthetic, got \"\(corpus)\"\n\(usage)\n".utf8))
             exit(2)
         }
-        let realFile = option("--real")
-        if corpus != "synthetic", realFile == nil {
+        let realFiles = args.indices.dropLast().filter { args[$0] == "--real" }.map { args[$0 + 1] }
+        if corpus != "synthetic", realFiles.isEmpty {
             FileHandle.standardError.write(
                 Data(
                     "entityidx-bench: the real corpus needs --real FILE (made by scripts/debian-corpus.py), or use --corpus synthetic\n\(usage)\n"
@@ -94,16 +97,18 @@ import JSON
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: work) }
 
-        var real: RealReport?
-        if corpus != "synthetic", let realFile {
+        let tantivy = option("--tantivy").map { TantivyPeer(python: option("--python") ?? "python3", script: $0) }
+        var real: [RealReport] = []
+        for (n, realFile) in realFiles.enumerated() where corpus != "synthetic" {
             // Lines of the converter's log that name a record it cut (the converter writes FILE.log beside FILE).
             let log = (try? String(contentsOfFile: realFile + ".log", encoding: .utf8)) ?? ""
             let cuts = log.split(separator: "\n").filter { $0.contains(" cut from ") }.map(String.init)
             let report = try RealRun(
-                file: realFile, binary: binary, work: work, queriesPerClass: quick ? 60 : 300, cuts: cuts
+                file: realFile, binary: binary, work: work, queriesPerClass: quick ? 60 : 300, cuts: cuts,
+                tag: "real-\(n)", tantivy: tantivy
             ).run()
             print(report.text)
-            real = report
+            real.append(report)
         }
         var reports: [SizeReport] = []
         for size in sizes {
@@ -152,6 +157,8 @@ struct ClassReport {
     var inProcess: Latency
     var pipe: Latency
     var baseline: Latency
+    /// Tantivy's figures on the real corpus, when it ran.
+    var tantivy: Latency? = nil
 }
 
 struct SizeReport {

@@ -3,7 +3,8 @@ import JSON
 /// Debian's package list (made by scripts/debian-corpus.py) and a query mix drawn from it.
 ///
 /// The queries are what a person would type at a package search: one or two words of a description, the first one
-/// to five letters of a name or a word, a whole package name, a word with two letters swapped.
+/// to five letters of a name or a word, a whole package name, a word with two letters swapped. The words are drawn
+/// from the long descriptions, or from the short ones (the subtitles) in the variant without long descriptions.
 struct RealCorpus {
     let records: [JSONValue]
 
@@ -34,7 +35,11 @@ struct RealCorpus {
     func queries(perClass n: Int) -> [Corpus.QueryClass] {
         var rng = SeededRandom(seed: 64_000)
         let names = records.compactMap { $0["id"]?.string }
-        let described = records.compactMap { $0["description"]?.string }.map(RealCorpus.words).filter { $0.count >= 2 }
+        func described(_ field: String) -> [[String]] {
+            records.compactMap { $0[field]?.string }.map(RealCorpus.words).filter { $0.count >= 2 }
+        }
+        let long = described("description")
+        let described = long.isEmpty ? described("subtitle") : long
         func descriptionWords() -> [String] { described.randomElement(using: &rng)! }
         func word(minLength: Int) -> String {
             while true {

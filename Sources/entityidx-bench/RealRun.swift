@@ -3,7 +3,7 @@ import Foundation
 import JSON
 
 /// The real corpus: Debian's package list, ingested by `entityidx ingest` and by the raw FTS5 baseline, then searched
-/// with a query mix drawn from it, through the pipe, in process, and on the baseline.
+/// with a query mix drawn from it, through the pipe, in process, and on the baseline; then by tantivy, when given.
 struct RealRun {
     let file: String
     let binary: String
@@ -11,13 +11,17 @@ struct RealRun {
     let queriesPerClass: Int
     /// Lines of the converter's report that name records it had to cut (shown in the report, never hidden).
     let cuts: [String]
+    /// Tells this file's databases from another variant's in the same work folder.
+    var tag = "real"
+    /// Tantivy on the same records and queries, after the other two.
+    var tantivy: TantivyPeer? = nil
 
     func run() throws -> RealReport {
         let (records, parseSeconds) = try readRecords(file)
         guard !records.isEmpty else { throw BenchError("\(file) holds no records") }
 
         // Ingest: the whole CLI on the NDJSON file, then the same file again (every record unchanged).
-        let ours = "\(work)/real.sqlite"
+        let ours = "\(work)/\(tag).sqlite"
         let clock = "2026-06-01T00:00:00Z"
         let (status, peakKiB, seconds) = spawn([binary, "--db", ours, "--now", clock, "ingest", file])
         guard status == 0 else {
@@ -27,7 +31,7 @@ struct RealRun {
         let (again, _, reSeconds) = spawn([binary, "--db", ours, "--now", clock, "ingest", file])
         guard again == 0 else { throw BenchError("entityidx re-ingest of \(file) failed with status \(again)") }
 
-        let basePath = "\(work)/real-base.sqlite"
+        let basePath = "\(work)/\(tag)-base.sqlite"
         let baseline = try RealBaseline(path: basePath)
         let t0 = now()
         try baseline.ingest(records)
@@ -37,12 +41,15 @@ struct RealRun {
         let store = try EntityStore(path: ours, now: Timestamp.parse(clock)!)
         try store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         let ourBytes = fileSize(ours), baseBytes = fileSize(basePath)
+        let tables = try TableBytes.read(store.db, fileBytes: ourBytes)
+        let baseTables = try TableBytes.read(baseline.db, fileBytes: baseBytes)
 
         let corpus = RealCorpus(records: records)
         let pipe = try PipeClient(binary: binary, db: ours)
         defer { pipe.close() }
         var classes: [ClassReport] = []
-        for qc in corpus.queries(perClass: queriesPerClass) {
+        let queries = corpus.queries(perClass: queriesPerClass)
+        for qc in queries {
             for q in qc.queries.prefix(5) {
                 _ = try store.search(SearchRequest(query: q))
                 _ = try baseline.search(q)
@@ -54,15 +61,33 @@ struct RealRun {
             let base = try Latency(timing: qc.queries) { _ = try baseline.search($0) }
             classes.append(ClassReport(name: qc.name, inProcess: mine, pipe: piped, baseline: base))
         }
-        classes.append(try filterClass(corpus: corpus, store: store, baseline: baseline, pipe: pipe))
-        let all = ClassReport(
-            name: "all searches", inProcess: Latency(samples: classes.dropLast().flatMap(\.inProcess.samples)),
-            pipe: Latency(samples: classes.dropLast().flatMap(\.pipe.samples)),
-            baseline: Latency(samples: classes.dropLast().flatMap(\.baseline.samples)))
+        let sections = sectionQueries(corpus)
+        classes.append(try filterClass(sections, store: store, baseline: baseline, pipe: pipe))
+        var peer: PeerReport?
+        if let tantivy {
+            let report = try tantivy.run(
+                records: file, classes: queries, sections: sections, sectionClass: classes.last!.name, work: work)
+            for i in classes.indices { classes[i].tantivy = report.classes[classes[i].name] }
+            peer = report
+        }
+        let searches = classes.dropLast()
+        var all = ClassReport(
+            name: "all searches", inProcess: Latency(samples: searches.flatMap(\.inProcess.samples)),
+            pipe: Latency(samples: searches.flatMap(\.pipe.samples)),
+            baseline: Latency(samples: searches.flatMap(\.baseline.samples)))
+        if peer != nil { all.tantivy = Latency(samples: searches.flatMap { $0.tantivy?.samples ?? [] }) }
         return RealReport(
-            records: records.count, megabytesIn: Double(fileSize(file)) / 1e6, ingestSeconds: seconds,
-            reingestSeconds: reSeconds, baselineSeconds: baseSeconds, bytes: ourBytes, baselineBytes: baseBytes,
-            peakMemoryMB: Double(peakKiB) / 1024, classes: classes + [all], cuts: cuts)
+            records: records.count, described: records.filter { ($0["description"]?.string ?? "") != "" }.count,
+            megabytesIn: Double(fileSize(file)) / 1e6, ingestSeconds: seconds, reingestSeconds: reSeconds,
+            baselineSeconds: baseSeconds, bytes: ourBytes, baselineBytes: baseBytes,
+            peakMemoryMB: Double(peakKiB) / 1024, classes: classes + [all], cuts: cuts, tables: tables,
+            baselineTables: baseTables, tantivy: peer)
+    }
+
+    /// The sections of the property query, one per query.
+    func sectionQueries(_ corpus: RealCorpus) -> [String] {
+        let sections = corpus.sections(minimum: 100)
+        return (0..<queriesPerClass).map { sections[($0 * 7) % sections.count] }
     }
 
     func searchLine(_ q: String) -> String {
@@ -71,11 +96,9 @@ struct RealRun {
     }
 
     /// The property query: packages of one section, largest installed size first (an `eq` filter with a sort).
-    func filterClass(corpus: RealCorpus, store: EntityStore, baseline: RealBaseline, pipe: PipeClient) throws
+    func filterClass(_ chosen: [String], store: EntityStore, baseline: RealBaseline, pipe: PipeClient) throws
         -> ClassReport
     {
-        let sections = corpus.sections(minimum: 100)
-        let chosen = (0..<queriesPerClass).map { sections[($0 * 7) % sections.count] }
         func line(_ s: String) -> String {
             #"{"jsonrpc":"2.0","id":1,"method":"query","params":{"type":"package","filters":[{"property":"section","op":"eq","value":"#
                 + JSONWriter.string(.string(s))
@@ -96,19 +119,27 @@ struct RealRun {
 
 struct RealReport {
     var records: Int
+    /// Records with a long description (none in the variant without them).
+    var described: Int
     var megabytesIn: Double
     var ingestSeconds: Double, reingestSeconds: Double, baselineSeconds: Double
     var bytes: Int64, baselineBytes: Int64
     var peakMemoryMB: Double
     var classes: [ClassReport]
     var cuts: [String]
+    var tables: [TableBytes], baselineTables: [TableBytes]
+    var tantivy: PeerReport?
+
+    /// The variant of the package list: with long descriptions, or the short one alone.
+    var withDescriptions: Bool { described > 0 }
 
     var bytesPerRecord: Double { Double(bytes) / Double(records) }
     var baselineBytesPerRecord: Double { Double(baselineBytes) / Double(records) }
 
     var text: String {
         func f(_ v: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", v) }
-        var t = "\n== Debian packages: \(records) records, \(f(megabytesIn, 1)) MB of NDJSON\n"
+        var t =
+            "\n== Debian packages\(withDescriptions ? "" : " without long descriptions"): \(records) records, \(f(megabytesIn, 1)) MB of NDJSON\n"
         t +=
             "ingest            \(f(ingestSeconds)) s, \(f(Double(records) / ingestSeconds, 0)) records/s   baseline \(f(baselineSeconds)) s   ratio \(f(ingestSeconds / baselineSeconds))×\n"
         t +=
@@ -116,14 +147,29 @@ struct RealReport {
         t +=
             "database          \(f(bytesPerRecord, 0)) B/record (\(f(Double(bytes) / 1e6, 1)) MB)   baseline \(f(baselineBytesPerRecord, 0)) (\(f(Double(baselineBytes) / 1e6, 1)) MB)   ratio \(f(bytesPerRecord / baselineBytesPerRecord))×\n"
         t += "peak memory       \(f(peakMemoryMB, 1)) MB (entityidx ingest)\n"
+        if let tantivy {
+            t +=
+                "tantivy           \(tantivy.version): build \(f(tantivy.ingestSeconds)) s, index \(f(Double(tantivy.bytes) / 1e6, 1)) MB in \(tantivy.segments) segments\n"
+        }
         for c in cuts { t += "cut by converter  \(c)\n" }
-        t += "latency, ms        pipe p50 / p99     baseline p50 / p99   ratio p50 / p99   in process p50 / p99\n"
+        t += "latency, ms        pipe p50 / p99     baseline p50 / p99   ratio p50 / p99   in process p50 / p99"
+        t += tantivy == nil ? "\n" : "   tantivy p50 / p99\n"
         for c in classes {
             let name = c.name.padding(toLength: 17, withPad: " ", startingAt: 0)
             t +=
                 "  \(name) \(f(c.pipe.p50, 3)) / \(f(c.pipe.p99, 3))      \(f(c.baseline.p50, 3)) / \(f(c.baseline.p99, 3))"
             t += "     \(f(c.pipe.p50 / max(c.baseline.p50, 0.0001))) / \(f(c.pipe.p99 / max(c.baseline.p99, 0.0001)))"
-            t += "      \(f(c.inProcess.p50, 3)) / \(f(c.inProcess.p99, 3))\n"
+            t += "      \(f(c.inProcess.p50, 3)) / \(f(c.inProcess.p99, 3))"
+            t += c.tantivy.map { "      \(f($0.p50, 3)) / \(f($0.p99, 3))\n" } ?? "\n"
+        }
+        t += TableBytes.text(tables, title: "entityidx's database")
+        t += TableBytes.text(baselineTables, title: "the baseline's database")
+        if let tantivy {
+            t += "bytes of tantivy's index, \(tantivy.bytes) in all\n"
+            for file in tantivy.files {
+                t +=
+                    "  .\(file.kind.padding(toLength: 33, withPad: " ", startingAt: 0)) \(TableBytes.pad(file.bytes))\n"
+            }
         }
         return t
     }
