@@ -92,7 +92,8 @@ $(BENCH_VENV)/.ready: Makefile
 # Speed against plain FTS5 on Debian's package list (built here from Debian's package indexes by
 # scripts/debian-corpus.py), with tantivy beside both (scripts/tantivy-peer.py in $(BENCH_VENV)), and on a synthetic
 # corpus of 10k, 100k and 1M entities; writes docs/benchmarks.md.
-# QUICK=1: fewer queries and synthetic 10k and 100k only. BENCH_CORPUS=real or synthetic runs one of the two.
+# QUICK=1: fewer queries and synthetic 10k and 100k only. BENCH_CORPUS=real or synthetic runs one of the two and
+# keeps the other's sections of docs/benchmarks.md as they were.
 # DEBIAN_VARIANTS: the package list with long descriptions (long), without them (short), or both, in that order.
 # DEBIAN_MAX_ITEMS=N cuts longer lists (keywords, array properties, related) and names each cut record (0: none).
 BENCH_CORPUS ?= both

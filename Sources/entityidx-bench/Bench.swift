@@ -116,7 +116,7 @@ import JSON
             print(report.text)
             reports.append(report)
         }
-        try Report.write(reports, real: real, to: out, quick: quick)
+        try Report.write(reports, real: real, to: out, quick: quick, corpus: corpus)
     }
 }
 

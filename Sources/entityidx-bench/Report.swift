@@ -2,29 +2,54 @@ import Foundation
 
 /// Writes docs/benchmarks.md and the charts.
 enum Report {
-    static func write(_ reports: [SizeReport], real: [RealReport], to dir: String, quick: Bool) throws {
+    /// `corpus`: both, real or synthetic. A run of one corpus keeps the other's sections of the file as they were.
+    static func write(_ reports: [SizeReport], real: [RealReport], to dir: String, quick: Bool, corpus: String) throws {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let old = try? String(contentsOfFile: dir + "/benchmarks.md", encoding: .utf8)
+        let command = "make bench" + (quick ? " QUICK=1" : "") + (corpus == "both" ? "" : " BENCH_CORPUS=\(corpus)")
         var md = "# Benchmarks\n\n"
         md +=
-            "Produced by `make bench\(quick ? " QUICK=1" : "")` on \(machine()). Each figure is shown beside a baseline run in the same process: "
+            "Produced by `\(command)` on \(machine()). Each figure is shown beside a baseline run in the same process: "
         md +=
             "the same records and queries against plain FTS5 (`unicode61`, no ICU, no ranking tiers) through the SQLite C API. "
         if real.contains(where: { $0.tantivy != nil }) {
             md += "On the real corpus, tantivy runs the same records and queries too, in the same run. "
         }
         md += "Ratios are the primary figures; absolute times vary from run to run.\n\n"
+        let kept = "_Kept from an earlier run: `\(command)` did not measure this corpus._\n\n"
         for (i, r) in real.enumerated() { md += try realSection(r, dir: dir, first: i == 0) }
         md += bytesSection(real)
+        /// An earlier run's section, its heading followed by the note that says so.
+        func keep(_ section: String) -> String {
+            let text = section.replacingOccurrences(of: kept, with: "")
+            guard let heading = text.range(of: "\n\n") else { return text }
+            return String(text[..<heading.upperBound]) + kept + String(text[heading.upperBound...])
+        }
+        let stops = ["## Synthetic corpus", "## Reading the ratios", "<!-- spotlight"]
+        if real.isEmpty, let section = old.flatMap({ existing($0, from: "## Real corpus", to: stops) }) {
+            md += keep(section)
+        }
         if !reports.isEmpty { md += try syntheticSection(reports, dir: dir) }
+        if reports.isEmpty, let section = old.flatMap({ existing($0, from: "## Synthetic corpus", to: stops) }) {
+            md += keep(section)
+        }
         md += notes
         // The Core Spotlight section is written by `entityidx-bench spotlight` (make bench-spotlight): kept as it is.
-        if let old = try? String(contentsOfFile: dir + "/benchmarks.md", encoding: .utf8),
-            let spotlight = SpotlightRun.existingSection(in: old)
-        {
+        if let old, let spotlight = SpotlightRun.existingSection(in: old) {
             md += "\n" + spotlight
         }
         try md.write(toFile: dir + "/benchmarks.md", atomically: true, encoding: .utf8)
         print("\nwrote \(dir)/benchmarks.md")
+    }
+
+    /// The text of an earlier report from the heading `from` up to the first of the headings `to` after it (or its
+    /// end), if it has that heading.
+    static func existing(_ text: String, from: String, to: [String]) -> String? {
+        guard let a = text.range(of: "\n" + from) else { return nil }
+        let end =
+            to.compactMap { text.range(of: "\n" + $0, range: a.upperBound..<text.endIndex)?.lowerBound }.min()
+            ?? text.endIndex
+        return String(text[text.index(after: a.lowerBound)..<end]) + "\n"
     }
 
     /// The synthetic corpus at each size: ingest and size, latency per query class, and the p99 chart.
