@@ -67,6 +67,7 @@ import JSON
             }
         }
         let quick = args.contains("--quick")
+        let startLoad = Report.loadAverage()
         func option(_ name: String) -> String? {
             args.firstIndex(of: name).flatMap { $0 + 1 < args.count ? args[$0 + 1] : nil }
         }
@@ -116,7 +117,7 @@ import JSON
             print(report.text)
             reports.append(report)
         }
-        try Report.write(reports, real: real, to: out, quick: quick, corpus: corpus)
+        try Report.write(reports, real: real, to: out, quick: quick, corpus: corpus, startLoad: startLoad)
     }
 }
 

@@ -3,7 +3,10 @@ import Foundation
 /// Writes docs/benchmarks.md and the charts.
 enum Report {
     /// `corpus`: both, real or synthetic. A run of one corpus keeps the other's sections of the file as they were.
-    static func write(_ reports: [SizeReport], real: [RealReport], to dir: String, quick: Bool, corpus: String) throws {
+    /// `startLoad`: the load average when the run began (`loadAverage()`).
+    static func write(
+        _ reports: [SizeReport], real: [RealReport], to dir: String, quick: Bool, corpus: String, startLoad: String
+    ) throws {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let old = try? String(contentsOfFile: dir + "/benchmarks.md", encoding: .utf8)
         let command = "make bench" + (quick ? " QUICK=1" : "") + (corpus == "both" ? "" : " BENCH_CORPUS=\(corpus)")
@@ -15,7 +18,9 @@ enum Report {
         if real.contains(where: { $0.tantivy != nil }) {
             md += "On the real corpus, tantivy runs the same records and queries too, in the same run. "
         }
-        md += "Ratios are the primary figures; absolute times vary from run to run.\n\n"
+        md += "Ratios are the primary figures; absolute times vary from run to run, with the machine's load: "
+        md +=
+            "the load average (1, 5 and 15 minutes) was \(startLoad) when the run began and \(loadAverage()) at its end.\n\n"
         let kept = "_Kept from an earlier run: `\(command)` did not measure this corpus._\n\n"
         for (i, r) in real.enumerated() { md += try realSection(r, dir: dir, first: i == 0) }
         md += bytesSection(real)
@@ -128,6 +133,13 @@ enum Report {
           and two-letter prefixes, which match most packages, are its slow classes.
 
         """
+
+    /// The 1, 5 and 15 minute load averages of /proc/loadavg, as "a / b / c".
+    static func loadAverage() -> String {
+        let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? ""
+        let fields = text.split(separator: " ").prefix(3)
+        return fields.count == 3 ? fields.joined(separator: " / ") : "unknown"
+    }
 
     static func machine() -> String {
         let cpu =
