@@ -32,7 +32,7 @@ enum Report {
         }
         let stops = ["## Synthetic corpus", "## Reading the ratios", "<!-- spotlight"]
         if real.isEmpty, let section = old.flatMap({ existing($0, from: "## Real corpus", to: stops) }) {
-            md += keep(section)
+            md += keep(section) + "\n"
         }
         if !reports.isEmpty { md += try syntheticSection(reports, dir: dir) }
         if reports.isEmpty, let section = old.flatMap({ existing($0, from: "## Synthetic corpus", to: stops) }) {
@@ -54,7 +54,7 @@ enum Report {
         let end =
             to.compactMap { text.range(of: "\n" + $0, range: a.upperBound..<text.endIndex)?.lowerBound }.min()
             ?? text.endIndex
-        return String(text[text.index(after: a.lowerBound)..<end]) + "\n"
+        return String(text[text.index(after: a.lowerBound)..<end])
     }
 
     /// The synthetic corpus at each size: ingest and size, latency per query class, and the p99 chart.
