@@ -20,9 +20,10 @@ public enum Framing: Sendable, Equatable {
 /// Without a framing given, it is chosen from the first bytes: an LSP header (`Content-Length:` or
 /// `Content-Type:`, in any case) selects `headers` for the rest of the stream, anything else `lines`.
 ///
-/// In `headers` framing, headers come in any order, and unknown ones are ignored. After headers that cannot be read
-/// the reader skips the body when its length is known, else input up to the next `Content-Length:` (a body need
-/// not end with a line end) or the next header at the start of a line, so that the next message is read whole.
+/// In `headers` framing, headers come in any order, and unknown ones are ignored. After a line that cannot be a
+/// header, or headers without a valid `Content-Length`, the reader skips input up to the next `Content-Length:` (a
+/// body need not end with a line end) or the next header at the start of a line, so that the next message is read
+/// whole.
 /// A JSON value where headers should start (a line-framed message) is delivered as `unframed`, to be answered
 /// with an error.
 public final class MessageReader {
@@ -122,7 +123,6 @@ public final class MessageReader {
             }
         }
         var length: Int?
-        var problem: String?
         var sawHeader = false
         while true {
             switch nextLine(maxBytes: Self.maxHeaderBytes) {
@@ -136,7 +136,7 @@ public final class MessageReader {
                 if bytes.last == 0x0D { bytes.removeLast() }
                 if bytes.isEmpty {
                     if !sawHeader { continue }  // blank lines between messages are tolerated
-                    return body(length: length, problem: problem)
+                    return body(length: length)
                 }
                 if !sawHeader, let first = bytes.first(where: { $0 != 0x20 && $0 != 0x09 }),
                     first == 0x7B || first == 0x5B
@@ -144,34 +144,35 @@ public final class MessageReader {
                     return .unframed(bytes)
                 }
                 sawHeader = true
+                // A line that cannot be a header ends the headers there: the next message is looked for after it.
+                var problem: String?
                 switch Self.header(bytes) {
                 case .bad(let wrong):
-                    problem = problem ?? wrong
+                    problem = wrong
                 case .field(let name, let value) where name == "content-length":
-                    if let n = Int(value), n >= 0 {
-                        if let length, length != n {
-                            problem = problem ?? "two Content-Length headers disagree (\(length) and \(n))"
-                        }
+                    if let n = Int(value), n >= 0, length == nil || length == n {
                         length = n
+                    } else if let length, let n = Int(value) {
+                        problem = "two Content-Length headers disagree (\(length) and \(n))"
                     } else {
-                        problem = problem ?? "Content-Length must be a number of bytes, got \(RPCError.quoted(value))"
+                        problem = "Content-Length must be a number of bytes, got \(RPCError.quoted(value))"
                     }
                 case .field:
                     break  // Content-Type and any other header
+                }
+                if let problem {
+                    resyncing = true
+                    return .badHeader(problem)
                 }
             }
         }
     }
 
     /// The body after the headers: the message, or the error its headers or size give.
-    private func body(length: Int?, problem: String?) -> Item {
+    private func body(length: Int?) -> Item {
         guard let length else {
             resyncing = true
-            return .badHeader(problem ?? "the message headers have no Content-Length")
-        }
-        if let problem {
-            guard skip(length) else { return .end }
-            return .badHeader(problem)
+            return .badHeader("the message headers have no Content-Length")
         }
         if length > maxMessageBytes {
             guard skip(length) else { return .end }

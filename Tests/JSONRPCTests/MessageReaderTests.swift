@@ -63,10 +63,10 @@ import Testing
         #expect(messages(read) == [body, "{}"])
     }
 
-    @Test(arguments: chunks) func unreadableHeadersSkipTheirBodyOrResynchronize(_ chunk: Int) {
+    @Test(arguments: chunks) func unreadableHeadersResynchronizeAtTheNextHeader(_ chunk: Int) {
         let input = [
-            "Content-Length: 5\r\nBad header\r\n\r\n{\"x\"}",  // length known: the body is skipped
-            "Content-Length: lots\r\n\r\ngarbage without a line end",  // unknown: up to the next Content-Length
+            "Content-Length: 5\r\nBad header\r\n\r\n{\"x\"}",  // up to the next Content-Length, after the body
+            "Content-Length: lots\r\n\r\ngarbage without a line end",
             frame("{}"),
             "Content-Type: text/plain\r\n\r\n",  // no length: resynchronized at the next header line
             frame("[1]"),
@@ -79,6 +79,13 @@ import Testing
     @Test(arguments: chunks) func linesAreDetectedAndKept(_ chunk: Int) {
         let read = items(Array("{\"a\":1}\n\n[2]\nContent-Length: 2\n".utf8), chunk: chunk)
         #expect(messages(read) == [#"{"a":1}"#, "", "[2]", "Content-Length: 2"])
+    }
+
+    @Test(arguments: chunks) func garbageBeforeAMessageDoesNotSwallowIt(_ chunk: Int) {
+        for garbage in ["abc", "Content-Typ", "X: 1", ": x", "\u{0}\u{1}", "{", "Content-Type: a\u{0}b"] {
+            let read = items(Array((garbage + "\n" + frame("[7]")).utf8), chunk: chunk, framing: .headers)
+            #expect(messages(read).last == "[7]", "\(garbage.debugDescription): \(read)")
+        }
     }
 
     @Test func tooLongMessagesAreSkippedInBothFramings() {
