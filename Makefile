@@ -119,11 +119,12 @@ fuzz: deps
 	done
 
 # Long versions of the crash and concurrency tests: 60 kill rounds, a minute of 2 writers and 4 readers; the hostile
-# requests and lock waits at the sizes they were found at, on the release build (each prints its figures).
+# requests and lock waits at the sizes they were found at, through the pipe and MCP, on the release build (each
+# prints its figures).
 soak: build release
 	$(SWIFT) build --build-tests
 	ENTITYIDX_CRASH_ROUNDS=60 ENTITYIDX_SOAK_SECONDS=60 ENTITYIDX_HOSTILE_SOAK=1 ENTITYIDX_TEST_BINARY=$(BIN) $(SWIFT) test --skip-build \
-		--filter "CrashTests|ConcurrencyTests|HostileSoakTests"
+		--filter "CrashTests|ConcurrencyTests|HostileSoakTests|ProtocolSoakTests"
 
 # The test suite under the address and thread sanitizers. (Leak reports are off: the test runners themselves leak
 # a few objects at exit; ICU objects are kept per thread for its lifetime on purpose.)
