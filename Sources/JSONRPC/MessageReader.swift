@@ -46,13 +46,13 @@ public final class MessageReader {
 
     public private(set) var framing: Framing?
     public let maxMessageBytes: Int
-    private let source: Source
-    private var buffer = [UInt8](repeating: 0, count: 1 << 16)
-    private var start = 0
-    private var end = 0
-    private var eof = false
+    let source: Source
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    var start = 0
+    var end = 0
+    var eof = false
     /// Set after unreadable headers whose body length is unknown: the next message starts where `resync` finds it.
-    private var resyncing = false
+    var resyncing = false
 
     static let lengthHeader = Array("content-length:".utf8)
     static let detected = [lengthHeader, Array("content-type:".utf8)]
@@ -112,157 +112,12 @@ public final class MessageReader {
 
     static func lowercased(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
 
-    // MARK: - LSP framing
-
-    private func nextFramed() -> Item {
-        if resyncing {
-            switch resync() {
-            case .interrupted: return .interrupted
-            case .end: return .end
-            case .data: resyncing = false
-            }
-        }
-        var length: Int?
-        var sawHeader = false
-        while true {
-            switch nextLine(maxBytes: Self.maxHeaderBytes) {
-            case .interrupted: return .interrupted
-            case .end:
-                return sawHeader ? .badHeader("the input ended inside the message headers") : .end
-            case .tooLong, .noRoom:
-                resyncing = true
-                return .badHeader("a message header line is longer than \(Self.maxHeaderBytes) bytes")
-            case .line(var bytes):
-                if bytes.last == 0x0D { bytes.removeLast() }
-                if bytes.isEmpty {
-                    if !sawHeader { continue }  // blank lines between messages are tolerated
-                    return body(length: length)
-                }
-                if !sawHeader, let first = bytes.first(where: { $0 != 0x20 && $0 != 0x09 }),
-                    first == 0x7B || first == 0x5B
-                {
-                    return .unframed(bytes)
-                }
-                sawHeader = true
-                // A line that cannot be a header ends the headers there: the next message is looked for after it.
-                var problem: String?
-                switch Self.header(bytes) {
-                case .bad(let wrong):
-                    problem = wrong
-                case .field(let name, let value) where name == "content-length":
-                    if let n = Int(value), n >= 0, length == nil || length == n {
-                        length = n
-                    } else if let length, let n = Int(value) {
-                        problem = "two Content-Length headers disagree (\(length) and \(n))"
-                    } else {
-                        problem = "Content-Length must be a number of bytes, got \(RPCError.quoted(value))"
-                    }
-                case .field:
-                    break  // Content-Type and any other header
-                }
-                if let problem {
-                    resyncing = true
-                    return .badHeader(problem)
-                }
-            }
-        }
-    }
-
-    /// The body after the headers: the message, or the error its headers or size give.
-    private func body(length: Int?) -> Item {
-        guard let length else {
-            resyncing = true
-            return .badHeader("the message headers have no Content-Length")
-        }
-        if length > maxMessageBytes {
-            guard skip(length) else { return .end }
-            return .tooLong
-        }
-        if length >= Self.roomCheckBytes, !MemoryRoom.fits(length) {
-            guard skip(length) else { return .end }
-            return .tooLargeForMemory(bytes: length)
-        }
-        guard let body = take(length) else {
-            return .badHeader("the input ended inside a message body (Content-Length \(length))")
-        }
-        return .message(body)
-    }
-
-    /// A header line's name (lowercased) and value, or what is wrong with it.
-    static func header(_ line: [UInt8]) -> Header {
-        let text = String(decoding: line, as: UTF8.self)
-        guard let colon = line.firstIndex(of: 0x3A), colon > 0, line[..<colon].allSatisfy(isTokenByte) else {
-            return .bad("expected a header such as \"Content-Length: 42\", got \(RPCError.quoted(text))")
-        }
-        if line.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
-            return .bad("a header holds a control character: \(RPCError.quoted(text))")
-        }
-        let name = String(decoding: line[..<colon], as: UTF8.self).lowercased()
-        let value = String(decoding: line[(colon + 1)...], as: UTF8.self).trimmingSpaces()
-        return .field(name: name, value: value)
-    }
-
-    enum Header {
-        case field(name: String, value: String)
-        case bad(String)
-    }
-
-    /// A byte of a header name (an HTTP token; in practice letters, digits and `-`).
-    static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x2D, 0x5F, 0x2E: true
-        default: false
-        }
-    }
-
-    /// Drops input up to the next `Content-Length:` (anywhere) or header name and colon (at the start of a line).
-    private func resync() -> Fill {
-        var lineStart = true
-        while true {
-            var i = start
-            scan: while i < end {
-                switch headerStart(at: i, lineStart: lineStart) {
-                case true?:
-                    start = i
-                    return .data
-                case nil:
-                    break scan  // the bytes at hand could start one: read more
-                case false?:
-                    lineStart = buffer[i] == 0x0A
-                    i += 1
-                }
-            }
-            start = i
-            if eof {
-                start = end
-                return .end
-            }
-            if case .interrupted = fillMore() { return .interrupted }
-        }
-    }
-
-    /// Whether a header starts at `i`; nil when the bytes read so far cannot tell.
-    private func headerStart(at i: Int, lineStart: Bool) -> Bool? {
-        let length = Self.lengthHeader
-        var matched = 0
-        while matched < length.count, i + matched < end, Self.lowercased(buffer[i + matched]) == length[matched] {
-            matched += 1
-        }
-        if matched == length.count { return true }
-        if i + matched == end, !eof { return nil }
-        guard lineStart else { return false }
-        var j = i
-        while j < end, j - i < Self.maxHeaderBytes, Self.isTokenByte(buffer[j]) { j += 1 }
-        if j == end { return eof ? false : nil }
-        return j > i && buffer[j] == 0x3A
-    }
-
     // MARK: - Buffered reading
 
-    private enum Line { case line([UInt8]), tooLong, noRoom(Int), interrupted, end }
-    private enum Fill { case data, end, interrupted }
+    enum Line { case line([UInt8]), tooLong, noRoom(Int), interrupted, end }
+    enum Fill { case data, end, interrupted }
 
-    private func nextLine(maxBytes: Int) -> Line {
+    func nextLine(maxBytes: Int) -> Line {
         var line: [UInt8] = []
         var skipped: Line?
         var skippedBytes = 0
@@ -304,7 +159,7 @@ public final class MessageReader {
     }
 
     /// The next `count` bytes; nil when the input ends first.
-    private func take(_ count: Int) -> [UInt8]? {
+    func take(_ count: Int) -> [UInt8]? {
         var body: [UInt8] = []
         body.reserveCapacity(min(count, 1 << 20))
         while body.count < count {
@@ -321,7 +176,7 @@ public final class MessageReader {
     }
 
     /// Skips `count` bytes; false when the input ends first.
-    private func skip(_ count: Int) -> Bool {
+    func skip(_ count: Int) -> Bool {
         var left = count
         while left > 0 {
             if start == end {
@@ -337,7 +192,7 @@ public final class MessageReader {
     }
 
     /// Reads more input after the unread bytes (moved to the front of the buffer).
-    private func fillMore() -> Fill {
+    func fillMore() -> Fill {
         if start > 0 {
             let unread = end - start
             if unread > 0 { buffer.replaceSubrange(0..<unread, with: buffer[start..<end]) }
