@@ -178,21 +178,26 @@ public final class RPCEndpoint {
         case .invalid(let id, let error): return (id, Self.encode(RPCResponse.error(id: id, error)))
         case .request(let r): request = r
         }
+        let readOnly = service.isReadOnly(request)
+        if request.isNotification {
+            // Nothing of its answer is sent, so it takes no room: it always runs.
+            _ = service.answer(request, room: limits.maxResponseBytes)
+            if !readOnly { refusals.forget() }
+            return nil
+        }
         let id = request.responseId
         if let refused = refusals.refused(request, room: room) {
-            return request.isNotification ? nil : (id, encode(refused, id: id, within: room).bytes)
+            return (id, encode(refused, id: id, within: room).bytes)
         }
         if room <= 0 {
             // Not even the smallest result would fit: the request is not run.
             let full = RPCError.resourceExhausted(
                 "the batch's responses already take the \(limits.maxResponseBytes) bytes a response may; this request was not run: split the batch"
             )
-            return request.isNotification ? nil : (id, Self.encode(RPCResponse.error(id: id, full)))
+            return (id, Self.encode(RPCResponse.error(id: id, full)))
         }
         let answer = service.answer(request, room: room)
-        let readOnly = service.isReadOnly(request)
         if !readOnly { refusals.forget() }
-        if request.isNotification { return nil }
         let (bytes, refusal) = encode(answer.outcome, id: id, within: room)
         if readOnly, answer.outOfRoom || refusal != nil {
             let again = RPCError.resourceExhausted(

@@ -73,6 +73,11 @@ final class CountingService: RPCService {
         #expect(answers.count == 49)
         #expect(answers.first?["result"] != nil)
         #expect(service.runs.count < 5, "ran \(service.runs.count)")
+        // A notification takes no room: it runs even in a full batch.
+        let notification = #"{"jsonrpc":"2.0","method":"write"}"#
+        let before = service.runs.count
+        _ = respond(endpoint, "[" + items.joined(separator: ",") + "," + notification + "]")
+        #expect(service.runs.last == "write" && service.runs.count < before + 6)
         #expect(answers.last?["error"]?["message"]?.string?.contains("not run") == true)
     }
 
