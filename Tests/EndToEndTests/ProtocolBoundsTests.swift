@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// The JSON-RPC layer's bounds through both protocols on it, `entityidx pipe` and `entityidx mcp`, at sizes that
-/// run in `make test` (HostileSoakTests has the sizes they were found at).
+/// run in `make test` (HostileSoakTests+Protocols has the sizes they were found at).
 @Suite(.serialized) struct ProtocolBoundsTests {
     static let meta: JSONValue = [
         "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": [:],

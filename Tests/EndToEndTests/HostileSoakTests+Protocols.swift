@@ -3,21 +3,16 @@ import JSON
 import TestSupport
 import Testing
 
-/// The JSON-RPC layer's hostile cases at the sizes they were found at, through `pipe` and through `mcp`; `make soak`
-/// runs them (ENTITYIDX_HOSTILE_SOAK=1) on the release build, `make test` runs the small versions in
-/// ProtocolBoundsTests and BothProtocolsTests. Each prints its figures beside those of the build before the layer
-/// (same corpus, same machine, release builds).
-@Suite(.serialized, .enabled(if: ProcessInfo.processInfo.environment["ENTITYIDX_HOSTILE_SOAK"] == "1"))
-struct ProtocolSoakTests {
+/// The JSON-RPC layer's hostile cases at the sizes they were found at, through `pipe` and through `mcp`, with the
+/// other hostile cases (`make soak`, one at a time); `make test` runs the small versions in ProtocolBoundsTests and
+/// BothProtocolsTests. Each prints its figures beside those of the build before the layer (same corpus, same
+/// machine, release builds).
+extension HostileSoakTests {
     typealias Bounds = ProtocolBoundsTests
-
-    func report(_ line: String) { print("soak: \(line)") }
-
-    func monotonic() -> Double { ProcessInfo.processInfo.systemUptime }
 
     /// 100,000 entities of about 700 bytes, ingested once: 30 pages of 10,000 took a line of 423 MB through MCP
     /// (the issue's: 397 MB).
-    static let corpus: String = {
+    static let protocolCorpus: String = {
         let db = TestSupport.temporaryDirectory() + "/index.sqlite"
         let description = String(repeating: "words about the item ", count: 30)
         let records = (0..<100_000).map { i in
@@ -46,7 +41,7 @@ struct ProtocolSoakTests {
         return ((try? JSONParser().parse(Array(answer)))?.array ?? [], answer.count, seconds)
     }
 
-    static let before = [
+    static let protocolBefore = [
         "pipe": (
             pages: "1.5 s, 145 MiB, a line of 63 MB", cpu: "3.4 s, 1.6 s of CPU",
             listings: "27.8 s, 149 MiB, a line of 69 MB", limited: "answered in 153 s"
@@ -58,9 +53,9 @@ struct ProtocolSoakTests {
     ]
 
     @Test(arguments: ["pipe", "mcp"]) func batchesOfPagesAtFullSize(_ command: String) throws {
-        let p = try PipeProcess(db: Self.corpus, command: command)
+        let p = try PipeProcess(db: Self.protocolCorpus, command: command)
         defer { p.close() }
-        let before = Self.before[command]!
+        let before = Self.protocolBefore[command]!
         let (items, bytes, seconds) = batch(p, (0..<30).map { Bounds.page($0, command) })
         let refused = items.filter(Bounds.refused).count
         report(
@@ -82,11 +77,11 @@ struct ProtocolSoakTests {
     }
 
     @Test(arguments: ["pipe", "mcp"]) func tenThousandListings(_ command: String) throws {
-        let p = try PipeProcess(db: Self.corpus, command: command)
+        let p = try PipeProcess(db: Self.protocolCorpus, command: command)
         defer { p.close() }
         let (items, bytes, seconds) = batch(p, (0..<10_000).map { listing($0, command) })
         report(
-            "\(command): 10,000 × \(command == "mcp" ? "tools/list" : "rpc.discover"): \(String(format: "%.2f", seconds)) s, \(items.filter(Bounds.refused).count) refused, a line of \(bytes / 1_000_000) MB, peak resident \(p.peakKiB / 1024) MiB (was \(Self.before[command]!.listings))"
+            "\(command): 10,000 × \(command == "mcp" ? "tools/list" : "rpc.discover"): \(String(format: "%.2f", seconds)) s, \(items.filter(Bounds.refused).count) refused, a line of \(bytes / 1_000_000) MB, peak resident \(p.peakKiB / 1024) MiB (was \(Self.protocolBefore[command]!.listings))"
         )
         #expect(items.count == 10_000)
         #expect(bytes <= (64 << 20) + 10_000 * 1_024)
@@ -102,11 +97,11 @@ struct ProtocolSoakTests {
         ]
         let t = monotonic()
         let (status, output) = try Binary.pipe(
-            underAddressSpaceLimit: 2_000_000, db: Self.corpus, input: lines.map { $0 + "\n" }.joined(),
+            underAddressSpaceLimit: 2_000_000, db: Self.protocolCorpus, input: lines.map { $0 + "\n" }.joined(),
             command: command)
         let answers = output.split(separator: 0x0A)
         report(
-            "\(command): 30,000 listings under ulimit -v 2000000: status \(status), \(answers.count) lines, \(String(format: "%.2f", monotonic() - t)) s (was \(Self.before[command]!.limited))"
+            "\(command): 30,000 listings under ulimit -v 2000000: status \(status), \(answers.count) lines, \(String(format: "%.2f", monotonic() - t)) s (was \(Self.protocolBefore[command]!.limited))"
         )
         #expect(status == 0)
         #expect(answers.count == 2)
@@ -114,7 +109,7 @@ struct ProtocolSoakTests {
     }
 
     @Test(arguments: ["pipe", "mcp"]) func aFiveMegabyteValueIsQuotedShort(_ command: String) throws {
-        let p = try PipeProcess(db: Self.corpus, command: command)
+        let p = try PipeProcess(db: Self.protocolCorpus, command: command)
         defer { p.close() }
         let huge = String(repeating: "x", count: 5_000_000)
         let request: JSONValue =
