@@ -126,13 +126,13 @@ bench-spotlight: release
 			2>$(DEBIAN_CORPUS).log || { cat $(DEBIAN_CORPUS).log; exit 1; }; fi
 	.build/release/entityidx-bench spotlight $(DEBIAN_CORPUS) --binary $(BIN) --out docs
 
-# libFuzzer on record decoding and validation, the text pipeline, the query builder and the Core Spotlight query
-# parser (FUZZ_SECONDS each).
+# libFuzzer on record decoding and validation, the text pipeline, the query builder, the Core Spotlight query
+# parser and the JSON-RPC framing, lines and LSP headers mixed (FUZZ_SECONDS each).
 FUZZ_SECONDS ?= 60
 fuzz: deps
 	$(SWIFT) build -c release --product entityidx-fuzz -Xswiftc -sanitize=fuzzer -Xswiftc -DFUZZING -Xswiftc -parse-as-library \
 		--build-path .build/fuzz
-	@for t in records text queries spotlight; do \
+	@for t in records text queries spotlight framing; do \
 		mkdir -p .build/fuzz/corpus-$$t; \
 		echo "== fuzz $$t ($(FUZZ_SECONDS) s)"; \
 		FUZZ_TARGET=$$t .build/fuzz/release/entityidx-fuzz -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
@@ -140,7 +140,8 @@ fuzz: deps
 	done
 
 # Long versions of the crash and concurrency tests: 60 kill rounds, a minute of 2 writers and 4 readers; the hostile
-# requests and lock waits at the sizes they were found at, on the release build (each prints its figures).
+# requests and lock waits at the sizes they were found at, through the pipe and MCP, on the release build (each
+# prints its figures).
 soak: build release
 	$(SWIFT) build --build-tests
 	ENTITYIDX_CRASH_ROUNDS=60 ENTITYIDX_SOAK_SECONDS=60 ENTITYIDX_HOSTILE_SOAK=1 ENTITYIDX_TEST_BINARY=$(BIN) $(SWIFT) test --skip-build \

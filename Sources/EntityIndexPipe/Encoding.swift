@@ -1,5 +1,6 @@
 import EntityIndex
 import JSON
+import JSONRPC
 
 // How results are written as JSON: the one place for the pipe's results and the CLI's `--json`.
 
@@ -150,11 +151,18 @@ extension Stats {
 
 extension EntityIndexError {
     /// The JSON-RPC error object: `{"code": …, "message": …, "data": {"code": …, "records"?: […]}}`.
-    public var json: JSONValue {
-        .object(
-            JSONObject([
-                ("code", JSONValue(isInvalidInput ? -32602 : -32000)), ("message", .string(message)),
-                ("data", PipeServer.errorData(self)),
-            ]))
+    public var json: JSONValue { RPCError(self).json }
+}
+
+extension RPCError {
+    /// A domain error: -32602 for invalid input (records, params), else -32000; `data` holds its stable code and,
+    /// for bad records, each record's problems.
+    public init(_ error: EntityIndexError) {
+        var data = JSONObject([("code", .string(error.code.rawValue))])
+        if let position = error.position { data["character"] = JSONValue(position) }
+        if !error.details.isEmpty {
+            data["records"] = .array(error.details.map(\.json))
+        }
+        self.init(code: error.isInvalidInput ? -32602 : -32000, message: error.message, data: .object(data))
     }
 }

@@ -47,6 +47,14 @@ public enum Method: String, CaseIterable, Sendable {
         }
     }
 
+    /// Whether the method only reads: it changes neither the index, nor its client state, nor the open batch.
+    public var reads: Bool {
+        switch self {
+        case .ingest, .delete, .donate, .batchBegin, .batchEnd, .reindexRequest, .reindexAck, .declare: false
+        default: true
+        }
+    }
+
     /// The names of its parameters; any other is an invalid-params error.
     public var parameters: [String] { request.parameters }
 

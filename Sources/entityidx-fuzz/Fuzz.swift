@@ -1,6 +1,6 @@
-// libFuzzer targets: record decoding and validation, the text pipeline, the query builder with search, and the
-// Core Spotlight query parser with its SQL. Built by `make fuzz` with -sanitize=fuzzer and -DFUZZING; FUZZ_TARGET
-// (records, text, queries, spotlight) picks one.
+// libFuzzer targets: record decoding and validation, the text pipeline, the query builder with search, the Core
+// Spotlight query parser with its SQL, and the JSON-RPC framing (lines and LSP headers, mixed). Built by `make fuzz`
+// with -sanitize=fuzzer and -DFUZZING; FUZZ_TARGET (records, text, queries, spotlight, framing) picks one.
 // Without FUZZING this builds a stub that says how to run it, so that `swift build` works everywhere.
 import EntityIndex
 import JSON
@@ -44,6 +44,8 @@ import JSON
     public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         let bytes = Array(UnsafeBufferPointer(start: data, count: size))
         switch target {
+        case "framing":
+            fuzzFraming(bytes)
         case "text":
             let text = String(decoding: bytes, as: UTF8.self)
             let tokens = TextAnalyzer.tokens(text)

@@ -1,4 +1,6 @@
 """`entityidx pipe` with LSP framing, driven by python-lsp-jsonrpc, answers as the line-delimited pipe does."""
+import io
+import json
 import subprocess
 import threading
 import unittest
@@ -82,6 +84,32 @@ class LSPFramingTests(unittest.TestCase):
         finally:
             lsp.close()
             lines.close()
+
+    def test_bad_headers_and_stray_lines_are_answered_and_the_next_message_served(self):
+        """A header with a NUL, a request sent as a line, and Content-Type before Content-Length: each is answered,
+        read back with python-lsp-jsonrpc's own reader."""
+        def frame(body, headers=b""):
+            return b"Content-Length: %d\r\n" % len(body) + headers + b"\r\n" + body
+        def request(i):
+            return json.dumps({"jsonrpc": "2.0", "id": i, "method": "state"}).encode()
+        stream = (b"Content-Length: 4\x00\r\n\r\n{}" + frame(request(1)) + request(2) + b"\n"
+                  + frame(request(3), b"Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n"))
+        process = subprocess.run([support.BINARY, "--db", support.fresh_db(), "pipe"], input=stream,
+                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, timeout=30)
+        answers = []
+        JsonRpcStreamReader(io.BytesIO(process.stdout)).listen(answers.append)
+        self.assertEqual([a.get("id") for a in answers], [None, 1, 2, 3])
+        self.assertEqual(answers[0]["error"]["code"], -32700)
+        self.assertEqual(answers[2]["error"]["code"], -32600)
+        self.assertEqual(answers[3]["result"], {"clientState": None})
+        # The same stream starting with Content-Type is still read as LSP.
+        body = request(4)
+        process = subprocess.run([support.BINARY, "--db", support.fresh_db(), "pipe"],
+                                 input=b"Content-Type: application/json\r\n" + frame(body),
+                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, timeout=30)
+        answers = []
+        JsonRpcStreamReader(io.BytesIO(process.stdout)).listen(answers.append)
+        self.assertEqual([a.get("id") for a in answers], [4])
 
 
 if __name__ == "__main__":

@@ -44,21 +44,22 @@ enum Binary {
         _ = try run(["--db", db, "ingest", "-"], input: records.joined(separator: "\n"))
     }
 
-    /// The mapped size (VmSize, KiB) of a pipe on `db` once it has opened the index and answered.
-    static func idlePipeKiB(_ db: String) throws -> Int {
-        let idle = try PipeProcess(db: db)
+    /// The mapped size (VmSize, KiB) of a pipe (or MCP server) on `db` once it has opened the index and answered.
+    static func idlePipeKiB(_ db: String, command: String = "pipe") throws -> Int {
+        let idle = try PipeProcess(db: db, command: command)
         defer { idle.close() }
-        _ = idle.call("stats")
+        _ = idle.call(command == "mcp" ? "ping" : "stats")
         return statusKiB(idle.process.processIdentifier, "VmSize:")
     }
 
-    /// Runs `entityidx --db DB pipe` under an address-space limit of `kib` (`ulimit -v`), writing `input` from
-    /// another thread while its output is read; returns the exit status and the output.
-    static func pipe(underAddressSpaceLimit kib: Int, db: String, input: String) throws -> (status: Int32, output: Data)
-    {
+    /// Runs `entityidx --db DB pipe` (or `mcp`) under an address-space limit of `kib` (`ulimit -v`), writing
+    /// `input` from another thread while its output is read; returns the exit status and the output.
+    static func pipe(underAddressSpaceLimit kib: Int, db: String, input: String, command: String = "pipe") throws -> (
+        status: Int32, output: Data
+    ) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "ulimit -v \(kib) && exec \"$0\" \"$@\"", path, "--db", db, "pipe"]
+        process.arguments = ["-c", "ulimit -v \(kib) && exec \"$0\" \"$@\"", path, "--db", db, command]
         let stdin = Pipe(), stdout = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout
@@ -132,7 +133,7 @@ final class ErrorCollector: @unchecked Sendable {
     var data = Data()
 }
 
-/// A pipe process driven line by line.
+/// A pipe (or MCP) process driven line by line.
 final class PipeProcess {
     let process = Process()
     let stdin = Pipe()
@@ -143,10 +144,10 @@ final class PipeProcess {
     private(set) var requests: [JSONValue] = []
     private(set) var responses: [JSONValue] = []
 
-    init(db: String, now: String? = "2026-03-02T09:00:00Z", extra: [String] = []) throws {
+    init(db: String, now: String? = "2026-03-02T09:00:00Z", extra: [String] = [], command: String = "pipe") throws {
         Binary.ignoreSIGPIPE
         process.executableURL = URL(fileURLWithPath: Binary.path)
-        process.arguments = ["--db", db] + (now.map { ["--now", $0] } ?? []) + ["pipe"] + extra
+        process.arguments = ["--db", db] + (now.map { ["--now", $0] } ?? []) + [command] + extra
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = FileHandle.nullDevice
@@ -161,14 +162,20 @@ final class PipeProcess {
 
     /// Reads one response line.
     func readLine() -> JSONValue? {
+        guard let line = readRawLine() else { return nil }
+        let response = try? JSONParser().parse(Array(line))
+        if let response { responses.append(response) }
+        return response
+    }
+
+    /// Reads one response line's bytes, without its line end.
+    func readRawLine() -> Data? {
         var scanned = 0  // bytes of `buffer` known to hold no line end, so that a long line is scanned once
         while true {
             if let newline = buffer[(buffer.startIndex + scanned)...].firstIndex(of: 0x0A) {
                 let line = buffer[buffer.startIndex..<newline]
                 buffer = Data(buffer[(newline + 1)...])
-                let response = try? JSONParser().parse(Array(line))
-                if let response { responses.append(response) }
-                return response
+                return line
             }
             scanned = buffer.count
             let chunk = stdout.fileHandleForReading.availableData
@@ -227,4 +234,13 @@ final class PipeProcess {
 
     /// The most resident memory the process has had (VmHWM), in KiB.
     var peakKiB: Int { Binary.statusKiB(process.processIdentifier, "VmHWM:") }
+
+    /// The CPU time the process has used (user and system), in seconds.
+    var cpuSeconds: Double {
+        let stat = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8)) ?? ""
+        // The fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+        let fields = stat.split(separator: ")").last?.split(separator: " ") ?? []
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
 }

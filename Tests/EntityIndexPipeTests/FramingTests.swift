@@ -12,13 +12,19 @@ import Testing
 /// Line and LSP framing, detected from the first bytes, through the server loop on real file descriptors.
 @Suite struct FramingTests {
     /// Runs the server on `chunks` (written with a pause between them) and returns everything it wrote.
-    func serve(_ chunks: [[UInt8]], maxBytes: Int = PipeServer.defaultMaxLineBytes) throws -> [UInt8] {
+    /// With `mcp`, the MCP server serves them instead of the pipe.
+    func serve(_ chunks: [[UInt8]], maxBytes: Int = PipeServer.defaultMaxLineBytes, mcp: Bool = false) throws
+        -> [UInt8]
+    {
         var input: [Int32] = [0, 0], output: [Int32] = [0, 0]
         #expect(pipe(&input) == 0 && pipe(&output) == 0)
-        let store = try TestSupport.store()
-        let server = PipeServer(
-            handler: RequestHandler(store: store, clock: { 0 }), input: input[0], output: output[1],
-            maxLineBytes: maxBytes)
+        let handler = RequestHandler(store: try TestSupport.store(), clock: { 0 })
+        let run =
+            mcp
+            ? MCPServer(
+                handler: handler, allowWrites: false, input: input[0], output: output[1], maxMessageBytes: maxBytes
+            ).run
+            : PipeServer(handler: handler, input: input[0], output: output[1], maxLineBytes: maxBytes).run
         let writeEnd = input[1]
         let writer = Thread {
             for (i, chunk) in chunks.enumerated() {
@@ -40,7 +46,7 @@ import Testing
             collected.done.signal()
         }
         reader.start()
-        _ = server.run()
+        _ = run()
         close(output[1])
         collected.done.wait()
         close(input[0])
@@ -119,6 +125,40 @@ import Testing
         #expect(answers[2]["error"]?["message"]?.string?.contains("no Content-Length") == true)
         #expect(answers[3]["error"]?["data"]?["code"] == "request_too_large")
         #expect(answers[6]["error"]?["message"]?.string?.contains("ended inside a message body") == true)
+    }
+}
+
+extension FramingTests {
+    @Test func theIssuesFramingCasesAreAnswered() throws {
+        let out = try serve([
+            Array("Content-Length: 4\0\r\n\r\n{}".utf8) + frame(#"{"jsonrpc":"2.0","id":1,"method":"state"}"#),
+            Array("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"state\"}\n".utf8),
+            Array("Content-Type: application/vscode-jsonrpc\r\n".utf8)
+                + frame(#"{"jsonrpc":"2.0","id":3,"method":"state"}"#),
+        ])
+        let answers = try #require(bodies(out), "\(String(decoding: out, as: UTF8.self))")
+        #expect(answers.map { $0["error"]?["code"] ?? $0["id"] ?? .null } == [-32700, 1, -32600, 3])
+        #expect(answers[2]["id"] == 2, "the line-framed request's error carries its id")
+    }
+
+    @Test func aContentTypeFirstSelectsHeaders() throws {
+        let body = #"{"jsonrpc":"2.0","id":1,"method":"state"}"#
+        let out = try serve([
+            Array("Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)".utf8)
+        ])
+        #expect(bodies(out)?.first?["id"] == 1, "\(String(decoding: out, as: UTF8.self))")
+    }
+
+    @Test func mcpReadsLinesWithTheSameBound() throws {
+        let long =
+            #"{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":""# + String(repeating: "x", count: 2000) + "\"}}"
+        let out = try serve(
+            [Array((long + "\n").utf8), Array(#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#.utf8 + [0x0A])],
+            maxBytes: 1024, mcp: true)
+        let lines = String(decoding: out, as: UTF8.self).split(separator: "\n").map { TestSupport.json(String($0)) }
+        #expect(lines.count == 2)
+        #expect(lines.first?["error"]?["data"]?["code"] == "request_too_large")
+        #expect(lines.last?["result"] == [:], "the next line is served")
     }
 }
 

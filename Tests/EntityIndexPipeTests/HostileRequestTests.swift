@@ -113,3 +113,83 @@ import Testing
         }
     }
 }
+
+/// The layer's bounds hold for both protocols on it: the pipe and MCP.
+@Suite struct BothProtocolsTests {
+    static let meta: JSONValue = [
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": [:],
+    ]
+
+    /// A pipe or an MCP server on 300 tasks of about 400 bytes, and how each asks for a page of all of them.
+    func server(mcp: Bool, maxResponseBytes: Int) throws -> (respond: ([UInt8]) -> [UInt8]?, all: (Int) -> JSONValue) {
+        let store = try TestSupport.store()
+        _ = try store.ingest(
+            (0..<300).map {
+                TestSupport.record("task", "\($0)", "Task \($0) " + String(repeating: "padding ", count: 40))
+            }
+        )
+        let handler = RequestHandler(store: store, clock: { Timestamp.parse("2026-03-02T09:00:00Z")! })
+        let page: JSONValue = ["type": "task", "limit": 300]
+        if mcp {
+            let s = MCPServer(handler: handler, allowWrites: false, maxResponseBytes: maxResponseBytes)
+            return (
+                { s.endpoint.respond(to: $0) },
+                {
+                    [
+                        "jsonrpc": "2.0", "id": JSONValue($0), "method": "tools/call",
+                        "params": ["name": "all", "arguments": page, "_meta": Self.meta],
+                    ]
+                }
+            )
+        }
+        let s = PipeServer(handler: handler, maxResponseBytes: maxResponseBytes)
+        return ({ s.respond(line: $0) }, { ["jsonrpc": "2.0", "id": JSONValue($0), "method": "all", "params": page] })
+    }
+
+    @Test(arguments: [false, true]) func aBatchOfPagesStaysWithinTheBound(_ mcp: Bool) throws {
+        let (respond, all) = try server(mcp: mcp, maxResponseBytes: 400_000)
+        let line = JSONWriter.string(.array((0..<30).map(all)))
+        let bytes = try #require(respond(Array(line.utf8)))
+        #expect(bytes.count <= 400_000, "\(bytes.count) bytes")
+        let items = try #require(try JSONParser().parse(bytes).array)
+        #expect(items.count == 30)
+        #expect(items.first?["result"] != nil)
+        // MCP gives the engine's refusal as a tool error the model can act on.
+        let refusal = items.last?["error"]?["data"]?["code"] ?? items.last?["result"]?["content"]?.array?.first?["text"]
+        #expect(refusal?.string?.hasPrefix("resource_exhausted") == true, "\(refusal ?? .null)")
+        let next = respond(Array(JSONWriter.string(all(99)).utf8)).map { try? JSONParser().parse($0) }
+        #expect(next??["result"] != nil, "the next request is served")
+    }
+
+    @Test(arguments: [false, true]) func errorsQuoteAShortPrefixOfAHugeValue(_ mcp: Bool) throws {
+        let (respond, _) = try server(mcp: mcp, maxResponseBytes: 1 << 20)
+        let huge = String(repeating: "x", count: 5_000_000)
+        let requests: [JSONValue] =
+            mcp
+            ? [
+                [
+                    "jsonrpc": "2.0", "id": 1, "method": "resources/read",
+                    "params": ["uri": .string("entityidx://entity/task/" + huge), "_meta": Self.meta],
+                ],
+                [
+                    "jsonrpc": "2.0", "id": 2, "method": "resources/read",
+                    "params": ["uri": .string("nope:" + huge), "_meta": Self.meta],
+                ],
+                [
+                    "jsonrpc": "2.0", "id": 3, "method": "tools/call",
+                    "params": ["name": .string(huge), "_meta": Self.meta],
+                ],
+                ["jsonrpc": "2.0", "id": 4, "method": .string(huge)],
+            ]
+            : [
+                ["jsonrpc": "2.0", "id": 1, "method": .string(huge)],
+                ["jsonrpc": "2.0", "id": 2, "method": "get", "params": ["type": "task", "ids": [.string(huge)]]],
+                ["jsonrpc": "2.0", "id": 3, "method": "get", "params": ["type": .string(huge), "ids": ["1"]]],
+            ]
+        for request in requests {
+            let answer = try #require(respond(Array(JSONWriter.string(request).utf8)))
+            #expect(
+                answer.count < 2_000, "\(answer.count) bytes: \(String(decoding: answer.prefix(300), as: UTF8.self))")
+        }
+    }
+}

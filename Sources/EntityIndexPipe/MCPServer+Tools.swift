@@ -1,0 +1,98 @@
+import EntityIndex
+import JSON
+import JSONRPC
+
+extension MCPServer {
+    // MARK: - Tools
+
+    func callTool(_ params: JSONObject, room: Int) -> RPCAnswer {
+        guard let name = params["name"]?.string else {
+            return .error(RPCError(code: -32602, message: "tools/call: \"name\" must be a tool name"))
+        }
+        guard let tool = tools.first(where: { $0.method == name }) else {
+            let writes =
+                MCPTool.catalog.contains { $0.method == name && $0.writes }
+                ? " (writes need `entityidx mcp --allow-writes`)" : ""
+            return .error(
+                RPCError(
+                    code: -32602,
+                    message:
+                        "unknown tool \(RPCError.quoted(name))\(writes); tools: \(tools.map(\.method).joined(separator: ", "))"
+                ))
+        }
+        let arguments = params["arguments"] ?? [:]
+        guard case .object = arguments else {
+            return .error(
+                RPCError(code: -32602, message: "\(name): arguments must be an object, got \(arguments.typeName)"))
+        }
+        // The result goes out twice (as text and as structured content): its records may take half the room.
+        let store = handler.store
+        let recordBudget = store.maxResultBytes
+        store.maxResultBytes = max(0, min(recordBudget, room / 2))
+        defer { store.maxResultBytes = recordBudget }
+        let result: JSONValue
+        do {
+            result = try handler.call(tool.method, arguments)
+        } catch {
+            if error.isInvalidInput {
+                return .error(RPCError(code: -32602, message: error.message, data: RPCError(error).data))
+            }
+            let content: [(key: String, value: JSONValue)] = [
+                ("content", [["type": "text", "text": .string("\(error.code.rawValue): \(error.message)")]]),
+                ("isError", true),
+            ]
+            return RPCAnswer(
+                .success(.object(modern(content, ttlMs: nil))), outOfRoom: error.code == .resourceExhausted)
+        }
+        let text: [UInt8]
+        switch RPCEndpoint.encode(result, limit: room / 2) {
+        case .success(let bytes): text = bytes
+        case .failure(.interrupted):
+            return .error(.interrupted("interrupted by a stop signal while the result was encoded"))
+        case .failure:
+            return .error(
+                .resourceExhausted(
+                    "the tool's result, twice (as text and as structured content), takes more than the \(max(0, room)) bytes left of the \(limits.maxResponseBytes) a response may; ask for fewer entities (limit, cursor, fewer ids) or split the batch"
+                ))
+        }
+        let content: [(key: String, value: JSONValue)] = [
+            ("content", [["type": "text", "text": .string(String(decoding: text, as: UTF8.self))]]),
+            ("structuredContent", result), ("isError", false),
+        ]
+        return .result(.object(modern(content, ttlMs: nil)))
+    }
+
+    // MARK: - Resources
+
+    func readResource(_ params: JSONObject) -> RPCAnswer {
+        guard let uri = params["uri"]?.string else {
+            return .error(RPCError(code: -32602, message: "resources/read: \"uri\" must be a string"))
+        }
+        let quoted = RPCError.quoted(uri)
+        let data: JSONValue = ["uri": .string(RPCError.prefix(uri))]
+        guard let (type, id) = MCPTool.entityReference(uri) else {
+            return .error(
+                RPCError(
+                    code: -32602, message: "resources/read: \(quoted) is not an entityidx://entity/{type}/{id} URI",
+                    data: data))
+        }
+        let entity: JSONValue?
+        do {
+            entity = try handler.call("get", ["type": .string(type), "ids": [.string(id)]])["entities"]?.array?.first
+        } catch {
+            let code = error.isInvalidInput ? -32602 : -32603
+            return .error(RPCError(code: code, message: error.message, data: data))
+        }
+        guard let entity else {
+            return .error(
+                RPCError(
+                    code: -32602,
+                    message: "resource not found: no entity \(RPCError.prefix(type))/\(RPCError.prefix(id))",
+                    data: data))
+        }
+        let contents: JSONValue = [
+            ["uri": .string(uri), "mimeType": "application/json", "text": .string(JSONWriter.string(entity))]
+        ]
+        return .result(.object(modern([("contents", contents)], ttlMs: 0)))
+    }
+}
