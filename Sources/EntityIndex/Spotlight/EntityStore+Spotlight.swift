@@ -34,6 +34,7 @@ extension EntityStore {
         }
         do {
             try defineSpotlightMatch()
+            spotlightBudget.start(limit: maxSpotlightScanBytes)
             return try db.read {
                 let query = try spotlightSQL(request)
                 let results = try db.prepare(query.sql).rows(
@@ -44,6 +45,7 @@ extension EntityStore {
         } catch let error as EntityIndexError {
             throw error
         } catch {
+            if spotlightBudget.exhausted { throw spotlightBudget.error() }
             throw EntityIndexError.wrap(error, doing: "running a Core Spotlight query")
         }
     }
@@ -90,17 +92,31 @@ extension EntityStore {
     }
 
     /// Defines `spotlight_match(value, spec)` on this connection: whether a stored value matches a pattern with
-    /// modifiers (`SpotlightTranslator.spec`). Compiled patterns are kept for the connection's life (a few at a time).
+    /// modifiers (`SpotlightTranslator.spec`), and `spotlight_scanned(value)`, always true, which counts a value a
+    /// scan reads. Both charge the query's `SpotlightBudget`. Compiled patterns are kept for the connection's life
+    /// (a few at a time).
     func defineSpotlightMatch() throws {
         final class Cache { var matchers: [String: SpotlightMatcher] = [:] }
-        let cache = Cache()
-        try db.definePredicate("spotlight_match", arity: 2) { arguments in
-            let spec = arguments[1]
-            if let matcher = cache.matchers[spec] { return matcher.matches(arguments[0]) }
-            guard let matcher = SpotlightMatcher(spec: spec) else { return false }
-            if cache.matchers.count >= 64 { cache.matchers.removeAll() }
-            cache.matchers[spec] = matcher
-            return matcher.matches(arguments[0])
+        let cache = Cache(), budget = spotlightBudget
+        try db.definePredicate("spotlight_match", arity: 2) { arguments throws(PredicateFailure) in
+            let spec = String(decoding: arguments[1], as: UTF8.self)
+            let matcher: SpotlightMatcher
+            if let cached = cache.matchers[spec] {
+                matcher = cached
+            } else {
+                guard let made = SpotlightMatcher(spec: spec) else { return false }
+                if cache.matchers.count >= 64 { cache.matchers.removeAll() }
+                cache.matchers[spec] = made
+                matcher = made
+            }
+            var cost = 0
+            let matched = matcher.matches(String(decoding: arguments[0], as: UTF8.self), cost: &cost)
+            try budget.charge(cost)
+            return matched
+        }
+        try db.definePredicate("spotlight_scanned", arity: 1) { arguments throws(PredicateFailure) in
+            try budget.charge(arguments[0].count)
+            return true
         }
     }
 

@@ -42,28 +42,30 @@ enum SpotlightFold {
 struct SpotlightMatcher {
     /// A pattern as bytes: literal runs and wildcards.
     typealias Glob = [GlobPart]
-    enum GlobPart: Equatable { case literal([UInt8]), wildcard }
+    enum GlobPart: Hashable { case literal([UInt8]), wildcard }
 
     let modifiers: SpotlightModifiers
     /// Whether dotted ancestors of the value match too (`contentTypeTree`, `domainIdentifier`).
     let tree: Bool
     private var whole: Glob = []
-    private var words: [Glob] = []
+    /// For `w` and `t`: the consecutive words or tokens to find.
+    private var sequence = GlobSequence([])
 
     init(_ pattern: SpotlightPattern, modifiers: SpotlightModifiers, tree: Bool = false) {
         self.modifiers = modifiers
         self.tree = tree
         if modifiers.contains(.tokenized) {
-            words = Self.tokenGlobs(pattern)
+            sequence = GlobSequence(Self.tokenGlobs(pattern))
         } else if modifiers.contains(.words) {
-            words = Self.wordGlobs(pattern).map {
-                $0.map { part in
-                    if case .literal(let bytes) = part {
-                        return .literal(Array(fold(String(decoding: bytes, as: UTF8.self)).utf8))
+            sequence = GlobSequence(
+                Self.wordGlobs(pattern).map {
+                    $0.map { part in
+                        if case .literal(let bytes) = part {
+                            return .literal(Array(fold(String(decoding: bytes, as: UTF8.self)).utf8))
+                        }
+                        return part
                     }
-                    return part
-                }
-            }
+                })
         } else {
             whole = pattern.parts.map { part in
                 if case .literal(let s) = part { return .literal(Array(fold(s).utf8)) }
@@ -78,41 +80,40 @@ struct SpotlightMatcher {
     }
 
     func matches(_ value: String) -> Bool {
-        if matchesOne(value) { return true }
+        var cost = 0
+        return matches(value, cost: &cost)
+    }
+
+    /// Whether the value matches; `cost` grows by the work done (bytes and words examined), which is linear in the
+    /// value's length for every pattern (times one step per 64 words of a `w` or `t` pattern).
+    func matches(_ value: String, cost: inout Int) -> Bool {
+        if matchesOne(value, cost: &cost) { return true }
         guard tree else { return false }
         var ancestor = Substring(value)
         while let dot = ancestor.lastIndex(of: ".") {
             ancestor = ancestor[..<dot]
-            if matchesOne(String(ancestor)) { return true }
+            if matchesOne(String(ancestor), cost: &cost) { return true }
         }
         return false
     }
 
-    private func matchesOne(_ value: String) -> Bool {
+    private func matchesOne(_ value: String, cost: inout Int) -> Bool {
+        cost += value.utf8.count
         if modifiers.contains(.tokenized) {
-            return Self.sequence(words, in: TextAnalyzer.tokens(value).map { Array($0.text.utf8) })
+            return sequence.occurs(in: TextAnalyzer.tokens(value).map { Array($0.text.utf8) }, cost: &cost)
         }
         if modifiers.contains(.words) {
             if let ascii = Self.asciiWords(value, lowercased: modifiers.contains(.caseInsensitive)) {
-                return Self.sequence(words, in: ascii)
+                return sequence.occurs(in: ascii, cost: &cost)
             }
-            return Self.sequence(words, in: Self.words(of: value).map { Array(fold($0).utf8) })
+            return sequence.occurs(in: Self.words(of: value).map { Array(fold($0).utf8) }, cost: &cost)
         }
         return Self.glob(whole, Array(fold(value).utf8))
     }
 
-    /// Whether consecutive items of `items` match the globs one by one.
-    static func sequence(_ globs: [Glob], in items: [[UInt8]]) -> Bool {
-        guard !globs.isEmpty, items.count >= globs.count else { return false }
-        for start in 0...(items.count - globs.count)
-        where globs.indices.allSatisfy({ glob(globs[$0], items[start + $0]) }) {
-            return true
-        }
-        return false
-    }
-
     /// Whole-text match of a pattern whose only wildcard is `*`: the first literal anchors the start, the last the
-    /// end, and the ones between are found leftmost in order (which is enough when `*` is the only wildcard).
+    /// end, and the ones between are found leftmost in order (which is enough when `*` is the only wildcard), each
+    /// in time linear in the text (`find`).
     static func glob(_ parts: Glob, _ text: [UInt8]) -> Bool {
         var literals = parts.compactMap { part -> [UInt8]? in
             if case .literal(let l) = part { return l }; return nil
@@ -138,12 +139,23 @@ struct SpotlightMatcher {
         return true
     }
 
+    /// The first place of `needle` in `text[from..<to]` (Knuth–Morris–Pratt: linear in both, whatever repeats they
+    /// hold).
     static func find(_ needle: [UInt8], in text: [UInt8], from: Int, to: Int) -> Int? {
         guard !needle.isEmpty else { return from }
         guard to - from >= needle.count else { return nil }
-        for i in from...(to - needle.count)
-        where text[i] == needle[0] && text[i..<(i + needle.count)].elementsEqual(needle) {
-            return i
+        var failure = [Int](repeating: 0, count: needle.count)
+        var k = 0
+        for i in 1..<needle.count {
+            while k > 0 && needle[i] != needle[k] { k = failure[k - 1] }
+            if needle[i] == needle[k] { k += 1 }
+            failure[i] = k
+        }
+        k = 0
+        for i in from..<to {
+            while k > 0 && text[i] != needle[k] { k = failure[k - 1] }
+            if text[i] == needle[k] { k += 1 }
+            if k == needle.count { return i - needle.count + 1 }
         }
         return nil
     }

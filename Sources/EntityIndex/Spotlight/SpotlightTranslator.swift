@@ -138,6 +138,10 @@ struct SpotlightTranslator {
         var sql =
             "SELECT t.entity FROM spotlight_text t\(hint) WHERE \(perEntity ? "t.entity = e.rowid AND " : "")t.attr = ?"
         var arguments: [SQLValue] = [.text(key)]
+        // What a scan reads is charged to the query's budget.
+        if scans && !(m.contains(.tokenized) && Self.fullTextNarrowing(pattern) != nil) {
+            sql += " AND spotlight_scanned(t.fold)"
+        }
         let spec = SQLValue.text(Self.spec(pattern, m))
         if m.contains(.tokenized) {
             if let match = Self.fullTextNarrowing(pattern) {
@@ -233,11 +237,15 @@ struct SpotlightTranslator {
         return best.isEmpty ? nil : best
     }
 
+    /// The most terms of a `t` pattern the full-text narrowing asks for.
+    static let narrowingTerms = 8
+
     /// An FTS5 query every `t` match satisfies: the pattern's tokens that do not follow a wildcard (a token after one
     /// is a suffix, which FTS5 cannot look up), quoted, the one before a wildcard as a prefix. CJK tokens are left
     /// out (the index holds their bigrams). Nil when no token qualifies.
     static func fullTextNarrowing(_ pattern: SpotlightPattern) -> String? {
         var terms: [String] = []
+        var seen = Set<String>()
         let parts = pattern.parts
         for (k, part) in parts.enumerated() {
             guard case .literal(let s) = part else { continue }
@@ -246,7 +254,12 @@ struct SpotlightTranslator {
                 if n == 0 && k > 0 && parts[k - 1] == .wildcard { continue }
                 let quoted = "\"" + token.text.replacingAll("\"", "\"\"") + "\""
                 let prefix = n == tokens.count - 1 && k + 1 < parts.count && parts[k + 1] == .wildcard
-                terms.append(prefix ? quoted + "*" : quoted)
+                let term = prefix ? quoted + "*" : quoted
+                guard seen.insert(term).inserted else { continue }
+                terms.append(term)
+                // Any of the terms narrows as well as all of them: a few keep FTS5 from holding a position list
+                // per term of a long pattern for every long value it reads.
+                if terms.count == Self.narrowingTerms { return terms.joined(separator: " ") }
             }
         }
         return terms.isEmpty ? nil : terms.joined(separator: " ")

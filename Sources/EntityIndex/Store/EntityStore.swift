@@ -27,6 +27,10 @@ public final class EntityStore {
     public private(set) var textVersionIsCurrent = true
     /// The most bytes of stored records one request may return (see `ResultBudget`).
     public var maxResultBytes = EntityStore.defaultMaxResultBytes
+    /// The most text one Core Spotlight query may compare (see `SpotlightBudget`).
+    public var maxSpotlightScanBytes = EntityStore.defaultMaxSpotlightScanBytes
+    /// What the running Core Spotlight query has compared so far.
+    let spotlightBudget = SpotlightBudget()
     /// Told how many entities a rebuild of the search text concerns, before it starts.
     public var onRebuild: ((Int) -> Void)?
 
