@@ -11,9 +11,12 @@ extension SpotlightRun {
         md +=
             "Produced by `make bench-spotlight` on \(EntityIdxBenchReport.machine()): \(r.records) packages from `scripts/debian-corpus.py`, each given a "
         md += "`lastUsedAt` in the year before `--now` (the corpus has no dates), ingested by `entityidx ingest` in "
-        md +=
-            "\(f(r.ingestSeconds, 1)) s. `spotlight_text` holds \(r.spotlightRows) rows in \(f(Double(r.spotlightBytes) / 1_048_576, 1)) MiB "
-        md += "(table and index). Each form ran 300 times in process with values drawn from the corpus (fixed seed), "
+        func mib(_ b: Int) -> String { f(Double(b) / 1_048_576, 1) }
+        let total = r.tables.reduce(0) { $0 + $1.bytes }
+        md += "\(f(r.ingestSeconds, 1)) s. The database holds \(mib(total)) MiB; by table, with its indexes: "
+        md += r.tables.filter { $0.bytes >= 1 << 20 }.map { "`\($0.name)` \(mib($0.bytes))" }.joined(separator: ", ")
+        md += " MiB (smaller ones left out); `spotlight_key` has \(r.spotlightRows) rows. "
+        md += "Each form ran 300 times in process with values drawn from the corpus (fixed seed), "
         md +=
             "default limit (\(100)); the bound we hold the conformance forms to is a p99 of 20 ms. The plan is SQLite's for the first "
         md +=
@@ -26,12 +29,13 @@ extension SpotlightRun {
                 "| \(form.name) | `\(example)` | \(f(form.latency.p50, 3)) | \(f(form.latency.p99, 3)) | \(f(form.latency.max, 2)) | \(f(form.matches, 1)) | \(plan) |\n"
         }
         md +=
-            "\nThe forms whose plan reads `spotlight_text` by `PRIMARY KEY (attr=?)` or by the whole `attr=?` slice of the index (a leading wildcard, `w`; `t` after its full-text narrowing) read every "
+            "\nEquality and prefixes read `spotlight_key` (a lookup of head and hash, a range of heads), `t` the full-text "
         md +=
-            "value of the attribute. Over short fields (titles, subtitles: 64k values) that stays within a few ms; over the "
+            "index's column of the attribute; each candidate is then checked on the stored value (the title on the entity, "
         md +=
-            "long descriptions (about 1 KB each) `w` is the slow case: every description containing the word's letters is "
-        md += "split into words to check it.\n"
+            "other attributes on the stored record). A leading wildcard and `w` read every title, or the search text of "
+        md +=
+            "the attribute's column for the pattern's longest ASCII run before checking the records that hold it.\n"
         return md + end + "\n"
     }
 

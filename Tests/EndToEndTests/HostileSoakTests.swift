@@ -192,7 +192,7 @@ struct HostileSoakTests {
     @Test func spotlightWordsAndTokensAgainstAMegabyte() throws {
         let p = try PipeProcess(db: fresh())
         defer { p.close() }
-        let long = (0..<55_000).map { "lorem ipsum dolor\($0 % 10)" }.joined(separator: " ")  // 1 MB
+        let long = (0..<350_000).map { "w\($0 % 10)" }.joined(separator: " ")  // 1 MB of `w0 w1 … w9 w0 …`
         let repeats = Array(repeating: "a", count: 500_000).joined(separator: " ")  // 1 MB of `a a a …`
         _ = p.call(
             "ingest",
@@ -202,13 +202,13 @@ struct HostileSoakTests {
                     TestSupport.record("doc", "repeats", "Repeats", [("description", .string(repeats))]),
                 ]
             ])
-        let words = (0..<16_000).map { ["lorem", "ipsum", "dolor\($0 % 10)"][$0 % 3] }.joined(separator: " ")
+        let words = (0..<16_000).map { "w\(($0 + 3) % 10)" }.joined(separator: " ")  // 48 KB
         var t = monotonic()
         var answer = p.call("spotlight", ["query": .string("textContent == \"\(words)\"t")])
         report(
             "t, a pattern of 16,000 words against 1 MB: \(Int((monotonic() - t) * 1000)) ms, \(answer.result?["entities"]?.array?.count ?? -1) found, peak resident \(p.peakKiB / 1024) MiB (was 72.7 s and 8.0 GB)"
         )
-        #expect(answer.error == nil)
+        #expect(answer.result?["entities"]?.array?.count == 1)
         #expect(monotonic() - t < 10)
         let pattern = Array(repeating: "a", count: 999).joined(separator: " ") + " b"
         t = monotonic()

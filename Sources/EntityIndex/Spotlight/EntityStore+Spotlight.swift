@@ -91,28 +91,43 @@ extension EntityStore {
         return (sql, arguments)
     }
 
-    /// Defines `spotlight_match(value, spec)` on this connection: whether a stored value matches a pattern with
-    /// modifiers (`SpotlightTranslator.spec`), and `spotlight_scanned(value)`, always true, which counts a value a
-    /// scan reads. Both charge the query's `SpotlightBudget`. Compiled patterns are kept for the connection's life
-    /// (a few at a time).
+    /// Defines, on this connection, `spotlight_match(value, spec)`: whether a value matches a pattern with
+    /// modifiers (`SpotlightTranslator.spec`); `spotlight_record(record, key, spec)`: whether a value of the
+    /// attribute `key` of a stored record (`entity.record`) does; and `spotlight_scanned(text)`, always true, which
+    /// counts text a scan reads. Each charges the query's `SpotlightBudget`. Compiled patterns are kept for the
+    /// connection's life (a few at a time).
     func defineSpotlightMatch() throws {
         final class Cache { var matchers: [String: SpotlightMatcher] = [:] }
         let cache = Cache(), budget = spotlightBudget
+        func matcher(_ bytes: UnsafeBufferPointer<UInt8>) -> SpotlightMatcher? {
+            let spec = String(decoding: bytes, as: UTF8.self)
+            if let cached = cache.matchers[spec] { return cached }
+            guard let made = SpotlightMatcher(spec: spec) else { return nil }
+            if cache.matchers.count >= 64 { cache.matchers.removeAll() }
+            cache.matchers[spec] = made
+            return made
+        }
         try db.definePredicate("spotlight_match", arity: 2) { arguments throws(PredicateFailure) in
-            let spec = String(decoding: arguments[1], as: UTF8.self)
-            let matcher: SpotlightMatcher
-            if let cached = cache.matchers[spec] {
-                matcher = cached
-            } else {
-                guard let made = SpotlightMatcher(spec: spec) else { return false }
-                if cache.matchers.count >= 64 { cache.matchers.removeAll() }
-                cache.matchers[spec] = made
-                matcher = made
-            }
+            guard let matcher = matcher(arguments[1]) else { return false }
             var cost = 0
             let matched = matcher.matches(String(decoding: arguments[0], as: UTF8.self), cost: &cost)
             try budget.charge(cost)
             return matched
+        }
+        try db.definePredicate("spotlight_record", arity: 3) { arguments throws(PredicateFailure) in
+            guard let matcher = matcher(arguments[2]), let text = StoredRecord.decode(arguments[0]) else {
+                return false
+            }
+            try budget.charge(text.count)
+            guard case .object(let record)? = try? JSONParser().parse(text) else { return false }
+            var cost = 0
+            for value in SpotlightValues.values(record, key: String(decoding: arguments[1], as: UTF8.self)) {
+                let matched = matcher.matches(value, cost: &cost)
+                try budget.charge(cost)
+                cost = 0
+                if matched { return true }
+            }
+            return false
         }
         try db.definePredicate("spotlight_scanned", arity: 1) { arguments throws(PredicateFailure) in
             try budget.charge(arguments[0].count)

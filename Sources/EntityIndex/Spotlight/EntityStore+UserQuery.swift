@@ -75,26 +75,76 @@ extension EntityStore {
     }
 
     private func suggestions(key: String, limit: Int) throws -> [UserQuerySuggestion] {
-        let attributes = Self.suggestionAttributes.map { _ in "?" }.joined(separator: ", ")
-        let names = Self.suggestionAttributes.map { SQLValue.text($0) }
-        func read(_ condition: String, _ arguments: [SQLValue]) throws -> [(String, String, Int)] {
-            try db.rows(
-                """
-                SELECT min(c.value), c.fold, count(*) FROM (
-                    SELECT t.value, t.fold FROM spotlight_text t JOIN entity e ON e.rowid = t.entity
-                    WHERE t.attr IN (\(attributes)) AND \(condition) AND e.hidden = 0 AND e.expires_at > ?
-                    LIMIT \(Self.suggestionCandidates)) c
-                GROUP BY c.fold
-                """, names + arguments + [.integer(now)]
-            ) { ($0.text(0), $0.text(1), Int($0.int(2))) }
+        try defineSpotlightMatch()
+        spotlightBudget.start(limit: maxSpotlightScanBytes)
+        let ids = try Self.suggestionAttributes.compactMap { try spotlightAttributeID($0) }
+        guard !ids.isEmpty else { return [] }
+        let attributes = ids.map { _ in "?" }.joined(separator: ", ")
+        let typed = Array(key.utf8)
+        // Names of the candidate entities whose folded form `keep`s; at most `suggestionCandidates` of them.
+        func read(_ sql: String, _ arguments: [SQLValue], keep: (String) -> Bool) throws -> [(String, String, Int)] {
+            var byFold: [String: (value: String, count: Int)] = [:]
+            var names = 0
+            let statement = try db.prepare(sql)
+            try statement.bind(arguments)
+            rows: while try statement.step() {
+                let record = statement.record(1)
+                let values =
+                    [statement.text(0)] + SpotlightValues.values(record, key: "synonyms")
+                    + SpotlightValues.values(record, key: "keywords")
+                for value in values {
+                    let fold = SpotlightFold.key(value)
+                    guard keep(fold) else { continue }
+                    let nfc = SpotlightFold.fold(value, case: false, marks: false)
+                    if let known = byFold[fold] {
+                        let least = nfc.utf8.lexicographicallyPrecedes(known.value.utf8) ? nfc : known.value
+                        byFold[fold] = (least, known.count + 1)
+                    } else {
+                        byFold[fold] = (nfc, 1)
+                    }
+                    names += 1
+                    if names == Self.suggestionCandidates { break rows }
+                }
+            }
+            return byFold.map { ($0.value.value, $0.key, $0.value.count) }
         }
         var byFold: [String: Candidate] = [:]
-        for (value, fold, count) in try read("t.fold >= ? AND t.fold < ?", [.text(key), .text(key.prefixUpperBound)]) {
+        let heads =
+            typed.count >= 8
+            ? SpotlightKey.head(typed)...SpotlightKey.head(typed) : SpotlightKey.heads(startingWith: typed)
+        let starting = try read(
+            """
+            SELECT e.title, e.record FROM entity e WHERE e.rowid IN (
+                SELECT entity FROM spotlight_key WHERE attr IN (\(attributes)) AND head BETWEEN ? AND ?)
+            AND e.hidden = 0 AND e.expires_at > ?
+            """, ids.map { .integer($0) } + [.integer(heads.lowerBound), .integer(heads.upperBound), .integer(now)],
+            keep: { $0.utf8.starts(with: typed) })
+        for (value, fold, count) in starting {
             guard let range = Self.typedRange(in: value, key: key, wordStart: false) else { continue }
             byFold[fold] = Candidate(text: value, count: count, range: range, inner: false)
         }
         if byFold.count < limit {
-            for (value, fold, count) in try read("instr(t.fold, ?) > 1", [.text(key)]) where byFold[fold] == nil {
+            // Names that hold the typed text after their start: the title is checked on the entity; synonyms and
+            // keywords on the record, of the entities whose search text holds the typed text's longest ASCII run.
+            let spec = SQLValue.text("3:" + SpotlightPattern([.wildcard, .literal(key), .wildcard]).description)
+            let run = SpotlightTranslator.longestASCIIRun(SpotlightPattern([.literal(key)]))
+            let names =
+                run == nil
+                ? "EXISTS (SELECT 1 FROM spotlight_key k WHERE k.entity = e.rowid AND k.attr IN (\(attributes)) AND k.attr != ?)"
+                : "instr((SELECT d.names FROM search_doc d WHERE d.rowid = e.rowid), ?) > 0"
+            let title = try spotlightAttributeID("title") ?? 0
+            let inner = try read(
+                """
+                SELECT e.title, e.record FROM entity e WHERE e.hidden = 0 AND e.expires_at > ?
+                AND (spotlight_match(e.title, ?) OR \(names))
+                """,
+                [.integer(now), spec] + (run.map { [.text($0)] } ?? ids.map { .integer($0) } + [.integer(title)]),
+                keep: { fold in
+                    guard let found = SpotlightMatcher.find(typed, in: Array(fold.utf8), from: 0, to: fold.utf8.count)
+                    else { return false }
+                    return found > 0
+                })
+            for (value, fold, count) in inner where byFold[fold] == nil {
                 guard let range = Self.typedRange(in: value, key: key, wordStart: true) else { continue }
                 byFold[fold] = Candidate(text: value, count: count, range: range, inner: true)
             }

@@ -3,7 +3,7 @@
 /// The alias table is the README's ("Core Spotlight queries"); any other name is the record property of that name.
 /// Names are case-sensitive, as `CSSearchableItemAttributeSet` property names are.
 public enum SpotlightAttribute: Sendable, Equatable {
-    /// A text field kept in `spotlight_text` under this key (`title`, `subtitle`, `description`, `keywords`, `synonyms`).
+    /// A text field, under this key in `spotlight_key` (`title`, `subtitle`, `description`, `keywords`, `synonyms`).
     case text(String)
     /// The entity type; `tree` also matches its dotted ancestors (`contentTypeTree`).
     case type(tree: Bool)
@@ -15,7 +15,7 @@ public enum SpotlightAttribute: Sendable, Equatable {
     case date(column: String)
     /// `rankingHint`.
     case rankingHint
-    /// A record property: strings in `spotlight_text` (key `@name`), numbers, booleans and dates in `property`.
+    /// A record property: strings in `spotlight_key` (key `@name`), numbers, booleans and dates in `property`.
     case property(String)
 
     public static let aliases: [(names: [String], attribute: SpotlightAttribute, field: String)] = [
@@ -47,6 +47,6 @@ public enum SpotlightAttribute: Sendable, Equatable {
     /// The record field a name reads (for `fetchAttributes`): a field of the record, or nil for a property.
     static func recordField(_ name: String) -> String? { byName[name]?.1 }
 
-    /// The `spotlight_text` key of a property's strings.
+    /// The `spotlight_key` attribute of a property's strings.
     static func propertyKey(_ name: String) -> String { "@" + name }
 }

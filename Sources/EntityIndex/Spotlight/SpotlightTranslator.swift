@@ -2,10 +2,8 @@ import SQLite
 
 /// Translates a parsed query into one SQL condition on the entity row `e`, every value bound.
 ///
-/// Text predicates narrow their candidates with the index `spotlight_text(attr, fold)`: an equality or a pattern
-/// with a literal start is a range scan on the folded text; a leading wildcard, `w` and `t` read the attribute's
-/// slice of that index (`t` first asks the full-text index). What the fold cannot decide (case or accents kept,
-/// words, tokens) is checked on the stored value by `spotlight_match`, a SQL function backed by `SpotlightMatcher`.
+/// Text predicates take their candidates from `spotlight_key` (equality and prefixes), the full-text index (`t`) or
+/// the attribute's values (a leading wildcard, `w`), and check each on the stored value (`SpotlightTranslator+Text`).
 /// Numbers and dates are range scans on `property(name, num)` and on the entity's own indexed columns. Types and
 /// domains, which are few, are matched in Swift and bound as a list.
 struct SpotlightTranslator {
@@ -89,9 +87,9 @@ struct SpotlightTranslator {
         let attribute = SpotlightAttribute(name: p.attribute)
         switch (attribute, p.value) {
         case (.text(let key), .string(let pattern)):
-            return textPredicate(key: key, pattern, p)
+            return try textPredicate(key: key, pattern, p)
         case (.property(let name), .string(let pattern)):
-            return textPredicate(key: SpotlightAttribute.propertyKey(name), pattern, p)
+            return try textPredicate(key: SpotlightAttribute.propertyKey(name), pattern, p)
         case (.property(let name), _):
             return propertyNumber(name, p)
         case (.type(let tree), .string(let pattern)):
@@ -127,80 +125,7 @@ struct SpotlightTranslator {
         }
     }
 
-    // MARK: - Text
-
-    private func textPredicate(key: String, _ pattern: SpotlightPattern, _ p: SpotlightPredicate) -> SQLFragment {
-        let m = p.modifiers
-        // Forms that read every value of the attribute read the table itself (ordered by attribute, so that slice is
-        // contiguous) rather than seek into it from the index on folded text.
-        let scans = Self.scans(p)
-        let hint = perEntity ? "" : scans ? " NOT INDEXED" : " INDEXED BY spotlight_text_fold"
-        var sql =
-            "SELECT t.entity FROM spotlight_text t\(hint) WHERE \(perEntity ? "t.entity = e.rowid AND " : "")t.attr = ?"
-        var arguments: [SQLValue] = [.text(key)]
-        // What a scan reads is charged to the query's budget.
-        if scans && !(m.contains(.tokenized) && Self.fullTextNarrowing(pattern) != nil) {
-            sql += " AND spotlight_scanned(t.fold)"
-        }
-        let spec = SQLValue.text(Self.spec(pattern, m))
-        if m.contains(.tokenized) {
-            if let match = Self.fullTextNarrowing(pattern) {
-                sql +=
-                    " AND t.entity IN (SELECT d.rowid FROM search JOIN search_doc d ON d.doc = search.rowid WHERE search MATCH ?)"
-                arguments.append(.text(match))
-            }
-            sql += " AND spotlight_match(t.value, ?)"
-            arguments.append(spec)
-        } else if m.contains(.words) {
-            if let longest = Self.longestFoldedRun(pattern) {
-                sql += " AND instr(t.fold, ?) > 0"
-                arguments.append(.text(longest))
-            }
-            sql += " AND spotlight_match(t.value, ?)"
-            arguments.append(spec)
-        } else {
-            let folded = pattern.parts.map { part -> SpotlightPattern.Part in
-                if case .literal(let s) = part { return .literal(SpotlightFold.key(s)) }
-                return part
-            }
-            if let literal = pattern.literal {
-                sql += " AND t.fold = ?"
-                arguments.append(.text(SpotlightFold.key(literal)))
-            } else {
-                if case .literal(let start)? = folded.first, !start.isEmpty {
-                    sql += " AND t.fold >= ? AND t.fold < ?"
-                    arguments += [.text(start), .text(start.prefixUpperBound)]
-                }
-                if folded != [.wildcard] {
-                    sql += " AND t.fold GLOB ?"
-                    arguments.append(.text(Self.glob(folded)))
-                }
-            }
-            if m.isEmpty {
-                let nfc = pattern.parts.map { part -> SpotlightPattern.Part in
-                    if case .literal(let s) = part { return .literal(SpotlightFold.fold(s, case: false, marks: false)) }
-                    return part
-                }
-                if let literal = SpotlightPattern(nfc).literal {
-                    sql += " AND t.value = ?"
-                    arguments.append(.text(literal))
-                } else if nfc != [.wildcard] {
-                    sql += " AND t.value GLOB ?"
-                    arguments.append(.text(Self.glob(nfc)))
-                }
-            } else if !m.isSuperset(of: [.caseInsensitive, .diacriticInsensitive]) {
-                sql += " AND spotlight_match(t.value, ?)"
-                arguments.append(spec)
-            }
-        }
-        if p.op == .notEqual {
-            return SQLFragment(
-                sql:
-                    "EXISTS (SELECT 1 FROM spotlight_text h WHERE h.entity = e.rowid AND h.attr = ?) AND e.rowid NOT IN (\(sql))",
-                arguments: [.text(key)] + arguments)
-        }
-        return SQLFragment(sql: perEntity ? "EXISTS (\(sql))" : "e.rowid IN (\(sql))", arguments: arguments)
-    }
+    // MARK: - Patterns
 
     /// A pattern as a GLOB pattern: literal `*`, `?` and `[` in brackets.
     static func glob(_ parts: [SpotlightPattern.Part]) -> String {
@@ -220,49 +145,6 @@ struct SpotlightTranslator {
                 return out
             }
         }.joined()
-    }
-
-    /// The longest run of word characters in the folded literals: every value whose word matches contains it.
-    static func longestFoldedRun(_ pattern: SpotlightPattern) -> String? {
-        var best = ""
-        for case .literal(let s) in pattern.parts {
-            var run = String.UnicodeScalarView()
-            for c in SpotlightFold.key(s).unicodeScalars {
-                if SpotlightMatcher.isWordScalar(c) { run.append(c); continue }
-                if run.count > best.unicodeScalars.count { best = String(run) }
-                run = String.UnicodeScalarView()
-            }
-            if run.count > best.unicodeScalars.count { best = String(run) }
-        }
-        return best.isEmpty ? nil : best
-    }
-
-    /// The most terms of a `t` pattern the full-text narrowing asks for.
-    static let narrowingTerms = 8
-
-    /// An FTS5 query every `t` match satisfies: the pattern's tokens that do not follow a wildcard (a token after one
-    /// is a suffix, which FTS5 cannot look up), quoted, the one before a wildcard as a prefix. CJK tokens are left
-    /// out (the index holds their bigrams). Nil when no token qualifies.
-    static func fullTextNarrowing(_ pattern: SpotlightPattern) -> String? {
-        var terms: [String] = []
-        var seen = Set<String>()
-        let parts = pattern.parts
-        for (k, part) in parts.enumerated() {
-            guard case .literal(let s) = part else { continue }
-            let tokens = TextAnalyzer.tokens(s)
-            for (n, token) in tokens.enumerated() where !token.isCJK {
-                if n == 0 && k > 0 && parts[k - 1] == .wildcard { continue }
-                let quoted = "\"" + token.text.replacingAll("\"", "\"\"") + "\""
-                let prefix = n == tokens.count - 1 && k + 1 < parts.count && parts[k + 1] == .wildcard
-                let term = prefix ? quoted + "*" : quoted
-                guard seen.insert(term).inserted else { continue }
-                terms.append(term)
-                // Any of the terms narrows as well as all of them: a few keep FTS5 from holding a position list
-                // per term of a long pattern for every long value it reads.
-                if terms.count == Self.narrowingTerms { return terms.joined(separator: " ") }
-            }
-        }
-        return terms.isEmpty ? nil : terms.joined(separator: " ")
     }
 
     /// What `spotlight_match` receives: the modifiers, then the pattern written again.

@@ -203,7 +203,7 @@ public final class Ingestion {
             try store.writeSearchDocument(derived.document, rowid: rowid, replacing: true, newTerms: newTerms(derived))
             try store.writeProperties(
                 rowid: rowid, type: record.type, rows: derived.properties, replacing: true, kinds: &kinds)
-            try store.writeSpotlightText(rowid: rowid, rows: derived.spotlight, replacing: true)
+            try store.writeSpotlightKeys(rowid: rowid, keys: derived.spotlight, replacing: true)
             try writeRelations(rowid: rowid, record.related, replacing: true)
             counts.updated += 1
         } else {
@@ -217,7 +217,7 @@ public final class Ingestion {
                 derived.document, rowid: newRowid, replacing: false, newTerms: newTerms(derived))
             try store.writeProperties(
                 rowid: newRowid, type: record.type, rows: derived.properties, replacing: false, kinds: &kinds)
-            try store.writeSpotlightText(rowid: newRowid, rows: derived.spotlight, replacing: false)
+            try store.writeSpotlightKeys(rowid: newRowid, keys: derived.spotlight, replacing: false)
             try writeRelations(rowid: newRowid, record.related, replacing: false)
             counts.inserted += 1
         }

@@ -145,7 +145,7 @@ public final class EntityStore {
             }
         }
         textVersionIsCurrent = try meta("text_version").flatMap { Int($0) } == TextAnalyzer.version
-        if !isReadOnly { try prepareSpotlightText() }
+        if !isReadOnly { try prepareSpotlightKeys() }
         // A schema upgrade already writes (and new columns are filled by a rebuild): then the rebuild happens now.
         if !applied.isEmpty && !isNew { try rebuildIfStale() }
         if !isReadOnly && !isNew && !applied.isEmpty && textVersionIsCurrent {

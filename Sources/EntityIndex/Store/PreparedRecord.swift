@@ -18,8 +18,8 @@ public struct PreparedRecord: Sendable {
     struct Derived: Sendable {
         var document: SearchDocument
         var properties: [PropertyRow]
-        /// The text values a Core Spotlight query compares (`spotlight_text`).
-        var spotlight: [SpotlightTextRow]
+        /// The keys of the text values a Core Spotlight query compares (`spotlight_key`).
+        var spotlight: [SpotlightKey]
         /// The document's words for `vocabulary`; with `termsAreNew`, only those not handed over before in this ingest.
         var terms: [String]
         var termsAreNew = false
@@ -89,6 +89,6 @@ public struct RecordPreparer: Sendable {
         let document = SearchDocument(record, declarations: declarations)
         return PreparedRecord.Derived(
             document: document, properties: PropertyRow.rows(of: record, declarations: declarations),
-            spotlight: SpotlightTextRow.rows(of: record), terms: document.vocabularyTerms)
+            spotlight: SpotlightKey.keys(of: record.json), terms: document.vocabularyTerms)
     }
 }

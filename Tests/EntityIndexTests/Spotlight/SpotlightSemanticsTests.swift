@@ -204,7 +204,7 @@ import Testing
         #expect(try Self.ids(#"title == "*""#, store: store).count == 6)
     }
 
-    /// Updates and deletes keep `spotlight_text` in step with the entities.
+    /// Updates and deletes keep `spotlight_key` in step with the entities.
     @Test func updatesAndDeletesAreSeen() throws {
         let store = try Self.store()
         _ = try store.ingest([TestSupport.json(#"{"type":"cafe","id":"c1","title":"Renamed"}"#)])
@@ -213,7 +213,7 @@ import Testing
         _ = try store.delete(DeleteRequest(type: "cafe", ids: ["c1"]))
         #expect(try Self.ids(#"title == "Renamed""#, store: store) == [])
         #expect(
-            try store.db.scalar("SELECT count(*) FROM spotlight_text WHERE entity NOT IN (SELECT rowid FROM entity)")?
+            try store.db.scalar("SELECT count(*) FROM spotlight_key WHERE entity NOT IN (SELECT rowid FROM entity)")?
                 .int == 0)
     }
 }

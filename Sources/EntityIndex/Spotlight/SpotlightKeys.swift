@@ -1,0 +1,144 @@
+import JSON
+import SQLite
+
+/// The text values of a record that Core Spotlight queries compare, by attribute key: `title`, `subtitle`,
+/// `description`, `keywords` and `synonyms` (each element), and `@name` for a string property (each string element
+/// of an array property). Read from the record as stored; the matchers fold them.
+enum SpotlightValues {
+    static let fields = ["title", "subtitle", "description", "keywords", "synonyms"]
+
+    /// The values of one attribute.
+    static func values(_ record: JSONObject, key: String) -> [String] {
+        if key.hasPrefix("@") {
+            guard case .object(let properties)? = record["properties"] else { return [] }
+            return strings(properties[String(key.dropFirst())])
+        }
+        return strings(record[key])
+    }
+
+    /// Every attribute's values, in the order of `fields`, then the properties'.
+    static func all(_ record: JSONObject) -> [(key: String, value: String)] {
+        var result: [(String, String)] = []
+        for field in fields { result += strings(record[field]).map { (field, $0) } }
+        if case .object(let properties)? = record["properties"] {
+            for (name, value) in properties {
+                let key = SpotlightAttribute.propertyKey(name)
+                result += strings(value).map { (key, $0) }
+            }
+        }
+        return result
+    }
+
+    private static func strings(_ value: JSONValue?) -> [String] {
+        switch value {
+        case .string(let s)?: return [s]
+        case .array(let items)?: return items.compactMap(\.string)
+        default: return []
+        }
+    }
+}
+
+/// One row of `spotlight_key`: what the index knows of one value (see schema/011_spotlight_keys.sql).
+struct SpotlightKey: Hashable, Sendable {
+    var attr: String
+    var head: Int64
+    var hash: Int64
+
+    init(attr: String, value: String) {
+        self.attr = attr
+        let fold = Array(SpotlightFold.key(value).utf8)
+        head = Self.head(fold)
+        hash = Self.hash(fold)
+    }
+
+    /// The first 8 bytes, big-endian, padded with zeros, its sign bit flipped: heads order as the bytes do.
+    static func head(_ bytes: [UInt8]) -> Int64 {
+        var n: UInt64 = 0
+        for i in 0..<8 { n = n << 8 | UInt64(i < bytes.count ? bytes[i] : 0) }
+        return Int64(bitPattern: n ^ (1 << 63))
+    }
+
+    /// The heads of the values that start with `prefix` (of at most 8 bytes).
+    static func heads(startingWith prefix: [UInt8]) -> ClosedRange<Int64> {
+        var low: UInt64 = 0, high: UInt64 = 0
+        for i in 0..<8 {
+            let known = i < prefix.count
+            low = low << 8 | UInt64(known ? prefix[i] : 0)
+            high = high << 8 | UInt64(known ? prefix[i] : 0xFF)
+        }
+        return Int64(bitPattern: low ^ (1 << 63))...Int64(bitPattern: high ^ (1 << 63))
+    }
+
+    /// FNV-1a of the whole folded value; 0 for a value of 8 bytes or fewer, which its head holds.
+    static func hash(_ bytes: [UInt8]) -> Int64 {
+        guard bytes.count > 8 else { return 0 }
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        return Int64(bitPattern: h)
+    }
+
+    /// The keys of a record's values (a value repeated in an array counts once).
+    static func keys(of record: JSONObject) -> [SpotlightKey] {
+        var seen = Set<SpotlightKey>()
+        return SpotlightValues.all(record).compactMap { item in
+            let key = SpotlightKey(attr: item.key, value: item.value)
+            return seen.insert(key).inserted ? key : nil
+        }
+    }
+}
+
+extension EntityStore {
+    /// Bump when what `spotlight_key` holds changes: opening a database filled by another version refills it.
+    static let spotlightKeyVersion = 1
+
+    /// The id of an attribute key in `spotlight_attr`; nil when no value ever had it (unless `create`).
+    func spotlightAttributeID(_ key: String, create: Bool = false) throws -> Int64? {
+        let select = try db.cached("SELECT id FROM spotlight_attr WHERE name = ?")
+        try select.bind([.text(key)])
+        defer { select.reset() }
+        if try select.step() { return select.int(0) }
+        guard create else { return nil }
+        try db.run("INSERT INTO spotlight_attr(name) VALUES (?)", [.text(key)])
+        return db.lastInsertRowID
+    }
+
+    /// Writes an entity's `spotlight_key` rows (its old ones deleted first when replacing).
+    func writeSpotlightKeys(rowid: Int64, keys: [SpotlightKey], replacing: Bool) throws {
+        if replacing { try db.run("DELETE FROM spotlight_key WHERE entity = ?", [.integer(rowid)]) }
+        let insert = try db.cached("INSERT OR IGNORE INTO spotlight_key(attr, head, hash, entity) VALUES (?, ?, ?, ?)")
+        var ids: [String: Int64] = [:]
+        for key in keys {
+            let id: Int64
+            if let known = ids[key.attr] {
+                id = known
+            } else {
+                id = try spotlightAttributeID(key.attr, create: true)!
+                ids[key.attr] = id
+            }
+            try insert.bind([.integer(id), .integer(key.head), .integer(key.hash), .integer(rowid)])
+            while try insert.step() {}
+        }
+    }
+
+    /// Fills `spotlight_key` from the stored records when it was filled by another version (or not at all), once
+    /// when the database is opened; the version is read again under the write lock, so that only one process fills.
+    func prepareSpotlightKeys() throws {
+        let current = String(Self.spotlightKeyVersion)
+        guard try meta("spotlight_key_version") != current else { return }
+        try db.transaction(.immediate) {
+            guard try meta("spotlight_key_version") != current else { return }
+            try db.run("DELETE FROM spotlight_key")
+            let read = try db.prepare("SELECT rowid, record FROM entity")
+            var rows: [(Int64, [SpotlightKey])] = []
+            while try read.step() {
+                rows.append((read.int(0), SpotlightKey.keys(of: read.record(1))))
+                if rows.count == 1024 {
+                    for (rowid, keys) in rows { try writeSpotlightKeys(rowid: rowid, keys: keys, replacing: false) }
+                    rows.removeAll()
+                }
+            }
+            for (rowid, keys) in rows { try writeSpotlightKeys(rowid: rowid, keys: keys, replacing: false) }
+            try setMeta("spotlight_key_version", current)
+        }
+    }
+}

@@ -1,0 +1,179 @@
+import SQLite
+
+/// Text predicates: candidates from an index, then the check on the value as stored.
+///
+/// Candidates: an equality is a lookup of the folded value's (head, hash) in `spotlight_key`, a pattern with a
+/// literal start a range of heads; `t` asks the full-text index for the pattern's tokens in the attribute's column;
+/// a leading wildcard and `w` read the attribute's values (for subtitles, descriptions, keywords and synonyms only
+/// those whose normalized search text holds the pattern's longest ASCII run). Each candidate is then checked on the
+/// stored value by `spotlight_match` (the title, a column of the entity) or `spotlight_record` (any other attribute,
+/// read from the stored record), which decide case, accents, words, tokens and wildcards exactly.
+extension SpotlightTranslator {
+    func textPredicate(key: String, _ pattern: SpotlightPattern, _ p: SpotlightPredicate) throws -> SQLFragment {
+        // An attribute no value ever had: nothing matches, neither == nor !=.
+        guard let attr = try store.spotlightAttributeID(key) else { return Self.nothing }
+        let m = p.modifiers
+        let spec = SQLValue.text(Self.spec(pattern, m))
+        func check(_ alias: String) -> SQLFragment {
+            key == "title"
+                ? SQLFragment(sql: "spotlight_match(\(alias).title, ?)", arguments: [spec])
+                : SQLFragment(sql: "spotlight_record(\(alias).record, ?, ?)", arguments: [.text(key), spec])
+        }
+        let positive: SQLFragment
+        switch Self.candidates(pattern, m) {
+        case .keys(let condition, let arguments, let checked):
+            if perEntity {
+                var f = SQLFragment(
+                    sql: "EXISTS (SELECT 1 FROM spotlight_key k WHERE k.entity = e.rowid AND k.attr = ?\(condition))",
+                    arguments: [.integer(attr)] + arguments)
+                if checked { f = f.and(check("e")) }
+                positive = f
+            } else {
+                let verify = checked ? check("v") : SQLFragment(sql: "1", arguments: [])
+                positive = SQLFragment(
+                    sql:
+                        "e.rowid IN (SELECT k.entity FROM spotlight_key k CROSS JOIN entity v ON v.rowid = k.entity WHERE k.attr = ?\(condition) AND \(verify.sql))",
+                    arguments: [.integer(attr)] + arguments + verify.arguments)
+            }
+        case .fullText(let terms):
+            if perEntity {
+                positive = check("e")
+            } else {
+                let column = Self.searchColumn(key)
+                let match = column.map { "{\($0)} : (\(terms))" } ?? terms
+                let verify = check("v")
+                positive = SQLFragment(
+                    sql:
+                        "e.rowid IN (SELECT d.rowid AS entity FROM search JOIN search_doc d ON d.doc = search.rowid CROSS JOIN entity v ON v.rowid = d.rowid WHERE search MATCH ? AND \(verify.sql))",
+                    arguments: [.text(match)] + verify.arguments)
+            }
+        case .scan(let run):
+            if perEntity {
+                positive = check("e")
+            } else if key == "title" {
+                let verify = check("v")
+                positive = SQLFragment(
+                    sql: "e.rowid IN (SELECT v.rowid AS entity FROM entity v WHERE \(verify.sql))",
+                    arguments: verify.arguments)
+            } else if let run, let column = Self.searchColumn(key) {
+                // The search text holds every value's ASCII letters and digits, lowercased (see `candidates`).
+                let verify = check("v")
+                positive = SQLFragment(
+                    sql:
+                        "e.rowid IN (SELECT v.rowid AS entity FROM search_doc d CROSS JOIN entity v ON v.rowid = d.rowid WHERE spotlight_scanned(d.\(column)) AND instr(d.\(column), ?) > 0 AND \(verify.sql))",
+                    arguments: [.text(run)] + verify.arguments)
+            } else {
+                let verify = check("v")
+                positive = SQLFragment(
+                    sql:
+                        "e.rowid IN (SELECT v.rowid AS entity FROM (SELECT DISTINCT entity FROM spotlight_key WHERE attr = ?) s CROSS JOIN entity v ON v.rowid = s.entity WHERE \(verify.sql))",
+                    arguments: [.integer(attr)] + verify.arguments)
+            }
+        }
+        guard p.op == .notEqual else { return positive }
+        // The entity has the attribute, and none of its values matches.
+        let has = SQLFragment(
+            sql: "EXISTS (SELECT 1 FROM spotlight_key h WHERE h.entity = e.rowid AND h.attr = ?)",
+            arguments: [.integer(attr)])
+        return has.and(SQLFragment(sql: "NOT (\(positive.sql))", arguments: positive.arguments))
+    }
+
+    enum Candidates: Equatable {
+        /// Rows of `spotlight_key` of the attribute under a condition on head and hash; `checked`: each needs the
+        /// check on the value (only `"*"` does not).
+        case keys(condition: String, arguments: [SQLValue], checked: Bool)
+        /// Documents the full-text index finds for these terms in the attribute's column.
+        case fullText(String)
+        /// Every value of the attribute; for a search text column, only those holding this run.
+        case scan(run: String?)
+    }
+
+    static func candidates(_ pattern: SpotlightPattern, _ m: SpotlightModifiers) -> Candidates {
+        if m.contains(.tokenized) {
+            return fullTextNarrowing(pattern).map { .fullText($0) } ?? .scan(run: nil)
+        }
+        if m.contains(.words) { return .scan(run: longestASCIIRun(pattern)) }
+        if let literal = pattern.literal {
+            let fold = Array(SpotlightFold.key(literal).utf8)
+            return .keys(
+                condition: " AND k.head = ? AND k.hash = ?",
+                arguments: [.integer(SpotlightKey.head(fold)), .integer(SpotlightKey.hash(fold))], checked: true)
+        }
+        if case .literal(let start)? = pattern.parts.first {
+            let fold = Array(SpotlightFold.key(start).utf8)
+            if fold.count >= 8 {
+                return .keys(
+                    condition: " AND k.head = ?", arguments: [.integer(SpotlightKey.head(fold))], checked: true)
+            }
+            let heads = SpotlightKey.heads(startingWith: fold)
+            return .keys(
+                condition: " AND k.head BETWEEN ? AND ?",
+                arguments: [.integer(heads.lowerBound), .integer(heads.upperBound)],
+                checked: true)
+        }
+        if pattern.parts == [.wildcard] { return .keys(condition: "", arguments: [], checked: false) }
+        return .scan(run: longestASCIIRun(pattern))
+    }
+
+    /// The `search` column that holds an attribute's normalized text (nil for a property, which a declaration may
+    /// have moved to any column, and whose dates are not indexed at all).
+    static func searchColumn(_ key: String) -> String? {
+        switch key {
+        case "title": return "title"
+        case "subtitle": return "subtitle"
+        case "description": return "description"
+        case "keywords", "synonyms": return "names"
+        default: return nil
+        }
+    }
+
+    /// The longest run of ASCII letters and digits in the folded literals, lowercased: a value that matches holds
+    /// it folded, and the search pipeline writes those characters (and whatever folds to them) the same way.
+    static func longestASCIIRun(_ pattern: SpotlightPattern) -> String? {
+        var best: [UInt8] = []
+        for case .literal(let s) in pattern.parts {
+            var run: [UInt8] = []
+            for b in SpotlightFold.key(s).utf8 {
+                if (b >= 0x30 && b <= 0x39) || (b >= 0x61 && b <= 0x7A) { run.append(b); continue }
+                if run.count > best.count { best = run }
+                run = []
+            }
+            if run.count > best.count { best = run }
+        }
+        return best.isEmpty ? nil : String(decoding: best, as: UTF8.self)
+    }
+
+    /// The most terms of a `t` pattern the full-text narrowing asks for.
+    static let narrowingTerms = 8
+
+    /// An FTS5 query every `t` match satisfies: the pattern's tokens that do not follow a wildcard (a token after one
+    /// is a suffix, which FTS5 cannot look up), quoted, the one before a wildcard as a prefix; at most
+    /// `narrowingTerms` of them (any of the terms narrows as well as all, and a few keep FTS5 from holding a
+    /// position list per term of a long pattern for every long value it reads). CJK tokens are left out (the index
+    /// holds their bigrams). Nil when no token qualifies.
+    static func fullTextNarrowing(_ pattern: SpotlightPattern) -> String? {
+        var terms: [String] = []
+        var seen = Set<String>()
+        let parts = pattern.parts
+        for (k, part) in parts.enumerated() {
+            guard case .literal(let s) = part else { continue }
+            let tokens = TextAnalyzer.tokens(s)
+            for (n, token) in tokens.enumerated() where !token.isCJK {
+                if n == 0 && k > 0 && parts[k - 1] == .wildcard { continue }
+                let quoted = "\"" + token.text.replacingAll("\"", "\"\"") + "\""
+                let prefix = n == tokens.count - 1 && k + 1 < parts.count && parts[k + 1] == .wildcard
+                let term = prefix ? quoted + "*" : quoted
+                guard seen.insert(term).inserted else { continue }
+                terms.append(term)
+                if terms.count == Self.narrowingTerms { return terms.joined(separator: " ") }
+            }
+        }
+        return terms.isEmpty ? nil : terms.joined(separator: " ")
+    }
+}
+
+extension SQLFragment {
+    func and(_ other: SQLFragment) -> SQLFragment {
+        SQLFragment(sql: "(\(sql) AND \(other.sql))", arguments: arguments + other.arguments)
+    }
+}
