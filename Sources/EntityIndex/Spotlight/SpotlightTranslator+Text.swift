@@ -4,8 +4,9 @@ import SQLite
 ///
 /// Candidates: an equality is a lookup of the folded value's (head, hash) in `spotlight_key`, a pattern with a
 /// literal start a range of heads; `t` asks the full-text index for the pattern's tokens in the attribute's column;
-/// a leading wildcard and `w` read the attribute's values (for subtitles, descriptions, keywords and synonyms only
-/// those whose normalized search text holds the pattern's longest ASCII run). Each candidate is then checked on the
+/// a leading wildcard and `w` ask it for the words of `vocabulary` that hold the pattern's longest ASCII run, or
+/// read the attribute's values (for subtitles, descriptions, keywords and synonyms only those whose normalized
+/// search text holds that run). Each candidate is then checked on the
 /// stored value by `spotlight_match` (the title, a column of the entity) or `spotlight_record` (any other attribute,
 /// read from the stored record), which decide case, accents, words, tokens and wildcards exactly.
 extension SpotlightTranslator {
@@ -41,15 +42,17 @@ extension SpotlightTranslator {
             } else {
                 let column = Self.searchColumn(key)
                 let match = column.map { "{\($0)} : (\(terms))" } ?? terms
-                let verify = check("v")
-                positive = SQLFragment(
-                    sql:
-                        "e.rowid IN (SELECT d.rowid AS entity FROM search JOIN search_doc d ON d.doc = search.rowid CROSS JOIN entity v ON v.rowid = d.rowid WHERE search MATCH ? AND \(verify.sql))",
-                    arguments: [.text(match)] + verify.arguments)
+                positive = Self.fullText(match, check("v"))
             }
         case .scan(let run):
             if perEntity {
                 positive = check("e")
+            } else if let run, let column = Self.searchColumn(key), let terms = try vocabulary(containing: run) {
+                // Every matching value holds the run inside one of its search terms (see `longestASCIIRun`).
+                positive =
+                    terms.isEmpty
+                    ? SQLFragment(sql: "0", arguments: [])
+                    : Self.fullText("{\(column)} : (\(terms.joined(separator: " OR ")))", check("v"))
             } else if key == "title" {
                 let verify = check("v")
                 positive = SQLFragment(
@@ -76,6 +79,16 @@ extension SpotlightTranslator {
             sql: "EXISTS (SELECT 1 FROM spotlight_key h WHERE h.entity = e.rowid AND h.attr = ?)",
             arguments: [.integer(attr)])
         return has.and(SQLFragment(sql: "NOT (\(positive.sql))", arguments: positive.arguments))
+    }
+
+    /// The entities the full-text index finds for `match` whose stored value passes `verify` (on `v`), in the
+    /// order of their rowids, as the scans give them: the found rowids are collected first (no record is read for
+    /// that), then each entity is read and checked in turn, so that a limit still stops the checks early.
+    static func fullText(_ match: String, _ verify: SQLFragment) -> SQLFragment {
+        SQLFragment(
+            sql:
+                "e.rowid IN (SELECT v.rowid AS entity FROM entity v WHERE v.rowid IN (SELECT d.rowid FROM search JOIN search_doc d ON d.doc = search.rowid WHERE search MATCH ?) AND \(verify.sql))",
+            arguments: [.text(match)] + verify.arguments)
     }
 
     enum Candidates: Equatable {
@@ -141,6 +154,21 @@ extension SpotlightTranslator {
             if run.count > best.count { best = run }
         }
         return best.isEmpty ? nil : String(decoding: best, as: UTF8.self)
+    }
+
+    /// The most words of the vocabulary a scan asks the full-text index for instead.
+    static let vocabularyTerms = 64
+
+    /// The words of the full-text index that hold `run` (quoted for FTS5), when the run has no digit (`vocabulary`
+    /// keeps the words without digits: every token's letters, as a word or as its letter-digit split) and there are
+    /// at most `vocabularyTerms` of them; else nil.
+    func vocabulary(containing run: String) throws -> [String]? {
+        guard !run.hasASCIIDigit else { return nil }
+        let terms = try store.db.rows(
+            "SELECT term FROM vocabulary WHERE instr(term, ?) > 0 LIMIT ?",
+            [.text(run), .integer(Int64(Self.vocabularyTerms + 1))]
+        ) { "\"" + $0.text(0) + "\"" }
+        return terms.count > Self.vocabularyTerms ? nil : terms
     }
 
     /// The most terms of a `t` pattern the full-text narrowing asks for.
