@@ -29,14 +29,14 @@ enum SpotlightFold {
         }
     }
 
-    /// The form kept in `spotlight_text.fold` and compared by the index: case and marks folded.
+    /// Case and marks folded: the form `spotlight_key` keeps the head and hash of.
     static func key(_ value: String) -> String { fold(value, case: true, marks: true) }
 }
 
 /// Decides whether one stored value matches a string predicate, exactly as its modifiers say.
 ///
-/// The SQL translation narrows the candidates with the index on folded text; this check on the value as stored
-/// decides. Plain patterns compare the NFC value; `c` and `d` fold both sides; `w` compares whole words (a
+/// The SQL translation narrows the candidates with `spotlight_key` or the full-text index; this check on the value
+/// as stored decides. Plain patterns compare the NFC value; `c` and `d` fold both sides; `w` compares whole words (a
 /// lower-to-upper case change also starts a word); `t` compares the search pipeline's tokens, which are already
 /// free of case and accents.
 struct SpotlightMatcher {
