@@ -53,6 +53,13 @@ extension SpotlightTranslator {
                     terms.isEmpty
                     ? SQLFragment(sql: "0", arguments: [])
                     : Self.fullText("{\(column)} : (\(terms.joined(separator: " OR ")))", check("v"))
+            } else if key == "title", let run {
+                // `search_doc.title_plain` holds each title's tokens: its index is a small copy to scan for the run.
+                let verify = check("v")
+                positive = SQLFragment(
+                    sql:
+                        "e.rowid IN (SELECT v.rowid AS entity FROM entity v WHERE v.rowid IN (SELECT d.rowid FROM search_doc d INDEXED BY search_doc_title_plain WHERE spotlight_scanned(d.title_plain) AND instr(d.title_plain, ?) > 0) AND \(verify.sql))",
+                    arguments: [.text(run)] + verify.arguments)
             } else if key == "title" {
                 let verify = check("v")
                 positive = SQLFragment(
@@ -157,7 +164,7 @@ extension SpotlightTranslator {
     }
 
     /// The most words of the vocabulary a scan asks the full-text index for instead.
-    static let vocabularyTerms = 64
+    static let vocabularyTerms = 512
 
     /// The words of the full-text index that hold `run` (quoted for FTS5), when the run has no digit (`vocabulary`
     /// keeps the words without digits: every token's letters, as a word or as its letter-digit split) and there are
