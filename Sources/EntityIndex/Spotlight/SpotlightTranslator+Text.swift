@@ -37,22 +37,27 @@ extension SpotlightTranslator {
                     arguments: [.integer(attr)] + arguments + verify.arguments)
             }
         case .fullText(let terms):
-            if perEntity {
-                positive = check("e")
-            } else {
-                let column = Self.searchColumn(key)
-                let match = column.map { "{\($0)} : (\(terms))" } ?? terms
-                positive = Self.fullText(match, check("v"))
-            }
+            let match = Self.searchColumn(key).map { "{\($0)} : (\(terms))" } ?? terms
+            positive = perEntity ? Self.found(match, check("e")) : Self.fullText(match, check("v"))
         case .scan(let run):
-            if perEntity {
-                positive = check("e")
-            } else if let run, let column = Self.searchColumn(key), let terms = try vocabulary(containing: run) {
+            let column = Self.searchColumn(key)
+            if let run, let column, let terms = try vocabulary(containing: run) {
                 // Every matching value holds the run inside one of its search terms (see `longestASCIIRun`).
+                let match = "{\(column)} : (\(terms.joined(separator: " OR ")))"
                 positive =
                     terms.isEmpty
                     ? SQLFragment(sql: "0", arguments: [])
-                    : Self.fullText("{\(column)} : (\(terms.joined(separator: " OR ")))", check("v"))
+                    : perEntity ? Self.found(match, check("e")) : Self.fullText(match, check("v"))
+            } else if perEntity {
+                // The title is checked on the entity row; another attribute's record only when its search text
+                // holds the run.
+                positive =
+                    key == "title" || run == nil || column == nil
+                    ? check("e")
+                    : SQLFragment(
+                        sql: "instr((SELECT d.\(column!) FROM search_doc d WHERE d.rowid = e.rowid), ?) > 0",
+                        arguments: [.text(run!)]
+                    ).and(check("e"))
             } else if key == "title", let run {
                 // `search_doc.title_plain` holds each title's tokens: its index is a small copy to scan for the run.
                 let verify = check("v")
@@ -96,6 +101,16 @@ extension SpotlightTranslator {
             sql:
                 "e.rowid IN (SELECT v.rowid AS entity FROM entity v WHERE v.rowid IN (SELECT d.rowid FROM search JOIN search_doc d ON d.doc = search.rowid WHERE search MATCH ?) AND \(verify.sql))",
             arguments: [.text(match)] + verify.arguments)
+    }
+
+    /// Whether the full-text index finds entity `e` for `match`, and its value passes `verify`: the found rowids
+    /// are collected once for the statement, then each entity is looked up among them before it is checked.
+    static func found(_ match: String, _ verify: SQLFragment) -> SQLFragment {
+        SQLFragment(
+            sql:
+                "e.rowid IN (SELECT d.rowid FROM search JOIN search_doc d ON d.doc = search.rowid WHERE search MATCH ?)",
+            arguments: [.text(match)]
+        ).and(verify)
     }
 
     enum Candidates: Equatable {
