@@ -63,6 +63,7 @@ extension EntityStore {
         } catch let error as EntityIndexError {
             throw error
         } catch {
+            if spotlightBudget.exhausted { throw spotlightBudget.error() }
             throw EntityIndexError.wrap(error, doing: "finding suggestions")
         }
     }
