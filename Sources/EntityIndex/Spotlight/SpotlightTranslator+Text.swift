@@ -38,7 +38,8 @@ extension SpotlightTranslator {
             }
         case .fullText(let terms):
             let match = Self.searchColumn(key).map { "{\($0)} : (\(terms))" } ?? terms
-            positive = perEntity ? Self.found(match, check("e")) : Self.fullText(match, check("v"))
+            positive =
+                perEntity ? Self.found(match, check("e")) : Self.fullText(match, check("v"), ordered: key == "title")
         case .scan(let run):
             let column = Self.searchColumn(key)
             if let run, let column, let terms = try vocabulary(containing: run) {
@@ -47,7 +48,8 @@ extension SpotlightTranslator {
                 positive =
                     terms.isEmpty
                     ? SQLFragment(sql: "0", arguments: [])
-                    : perEntity ? Self.found(match, check("e")) : Self.fullText(match, check("v"))
+                    : perEntity
+                        ? Self.found(match, check("e")) : Self.fullText(match, check("v"), ordered: key == "title")
             } else if perEntity {
                 // The title is checked on the entity row; another attribute's record only when its search text
                 // holds the run.
@@ -94,10 +96,17 @@ extension SpotlightTranslator {
     }
 
     /// The entities the full-text index finds for `match` whose stored value passes `verify` (on `v`), in the
-    /// order of their rowids, as the scans give them: the found rowids are collected first (no record is read for
-    /// that), then each entity is read and checked in turn, so that a limit still stops the checks early.
-    static func fullText(_ match: String, _ verify: SQLFragment) -> SQLFragment {
-        SQLFragment(
+    /// index's order, each checked as it is found, so that a limit stops early. `ordered` (titles): in the order of
+    /// their rowids, as the title scans give them: the found rowids are collected first (no record is read for
+    /// that), then each entity is checked in turn.
+    static func fullText(_ match: String, _ verify: SQLFragment, ordered: Bool) -> SQLFragment {
+        guard ordered else {
+            return SQLFragment(
+                sql:
+                    "e.rowid IN (SELECT d.rowid AS entity FROM search JOIN search_doc d ON d.doc = search.rowid CROSS JOIN entity v ON v.rowid = d.rowid WHERE search MATCH ? AND \(verify.sql))",
+                arguments: [.text(match)] + verify.arguments)
+        }
+        return SQLFragment(
             sql:
                 "e.rowid IN (SELECT v.rowid AS entity FROM entity v WHERE v.rowid IN (SELECT d.rowid FROM search JOIN search_doc d ON d.doc = search.rowid WHERE search MATCH ?) AND \(verify.sql))",
             arguments: [.text(match)] + verify.arguments)
@@ -186,11 +195,8 @@ extension SpotlightTranslator {
     /// at most `vocabularyTerms` of them; else nil.
     func vocabulary(containing run: String) throws -> [String]? {
         guard !run.hasASCIIDigit else { return nil }
-        let terms = try store.db.rows(
-            "SELECT term FROM vocabulary WHERE instr(term, ?) > 0 LIMIT ?",
-            [.text(run), .integer(Int64(Self.vocabularyTerms + 1))]
-        ) { "\"" + $0.text(0) + "\"" }
-        return terms.count > Self.vocabularyTerms ? nil : terms
+        let terms = try store.spotlightVocabulary.words(containing: run, limit: Self.vocabularyTerms, db: store)
+        return terms.count > Self.vocabularyTerms ? nil : terms.map { "\"" + $0 + "\"" }
     }
 
     /// The most terms of a `t` pattern the full-text narrowing asks for.

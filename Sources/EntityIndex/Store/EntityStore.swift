@@ -31,6 +31,8 @@ public final class EntityStore {
     public var maxSpotlightScanBytes = EntityStore.defaultMaxSpotlightScanBytes
     /// What the running Core Spotlight query has compared so far.
     let spotlightBudget = SpotlightBudget()
+    /// The vocabulary's words in memory, for the Core Spotlight forms that look for words holding a run.
+    let spotlightVocabulary = SpotlightVocabulary()
     /// Told how many entities a rebuild of the search text concerns, before it starts.
     public var onRebuild: ((Int) -> Void)?
 

@@ -116,4 +116,17 @@ import Testing
             #expect(got == reference, "seed \(seed): \(driven)")
         }
     }
+
+    /// The vocabulary's copy in memory follows writes of this store and of another one on the same file.
+    @Test func wordsWrittenLaterAreFound() throws {
+        let store = try TestSupport.store()
+        _ = try store.ingest([TestSupport.record("thing", "1", "Plain")])
+        #expect(try store.spotlight(SpotlightRequest(query: #"title == "*ebr*"c"#)).isEmpty)
+        _ = try store.ingest([TestSupport.record("thing", "2", "Zebra crossing")])
+        #expect(try store.spotlight(SpotlightRequest(query: #"title == "*ebr*"c"#)).map(\.key.id) == ["2"])
+        let other = try EntityStore(path: store.path, now: store.now)
+        _ = try other.ingest([TestSupport.record("thing", "3", "Celebrate", [("subtitle", "MyZebra")])])
+        #expect(try store.spotlight(SpotlightRequest(query: #"title == "*ebr*"c"#)).map(\.key.id) == ["2", "3"])
+        #expect(try store.spotlight(SpotlightRequest(query: #"subtitle == "zebra"wc"#)).map(\.key.id) == ["3"])
+    }
 }
