@@ -33,8 +33,8 @@ struct SpotlightTranslator {
 
     static let nothing = SQLFragment(sql: "0", arguments: [])
 
-    /// A query split into a subquery of entity rowids that can drive it (a positive text or property predicate, alone
-    /// or as a term of the top-level `&&`) and the condition the rest of it puts on `e`. Driving from the predicate's
+    /// A query split into a subquery of entity rowids that can drive it (a positive text or property predicate, alone,
+    /// as a term of the top-level `&&`, or each term of a top-level `||`) and the condition the rest of it puts on `e`. Driving from the predicate's
     /// index lets a limit stop the reading early, instead of collecting every match to sort it by rowid first.
     func split(_ expression: SpotlightExpression) throws -> (driver: SQLFragment, rest: SQLFragment?)? {
         switch expression {
@@ -60,8 +60,20 @@ struct SpotlightTranslator {
             var checker = self
             checker.perEntity = true
             return (d, try checker.translate(rest.count == 1 ? rest[0] : .and(rest)))
-        case .or:
-            return nil
+        case .or(let terms):
+            // An OR of predicates that each can drive: their matches one after the other (the caller's DISTINCT
+            // drops an entity found twice), instead of testing every entity against each.
+            // (At most 64: SQLite allows 500 terms in one compound SELECT.)
+            guard terms.count <= 64 else { return nil }
+            // (At most 64: SQLite allows 500 terms in one compound SELECT.)
+            guard terms.count <= 64 else { return nil }
+            var parts: [String] = [], arguments: [SQLValue] = []
+            for term in terms {
+                guard case .predicate(let p) = term, let d = try driver(p) else { return nil }
+                parts.append("SELECT entity FROM (\(d.sql))")
+                arguments += d.arguments
+            }
+            return (SQLFragment(sql: parts.joined(separator: " UNION ALL "), arguments: arguments), nil)
         }
     }
 
