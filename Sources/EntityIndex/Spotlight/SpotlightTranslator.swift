@@ -69,11 +69,15 @@ struct SpotlightTranslator {
             guard terms.count <= 64 else { return nil }
             var parts: [String] = [], arguments: [SQLValue] = []
             for term in terms {
-                guard case .predicate(let p) = term, let d = try driver(p) else { return nil }
+                guard case .predicate(let p) = term else { return nil }
+                // A term that matches nothing (an attribute no entity has) adds nothing.
+                if p.op != .notEqual, try predicate(p).sql == Self.nothing.sql { continue }
+                guard let d = try driver(p) else { return nil }
                 parts.append("SELECT entity FROM (\(d.sql))")
                 arguments += d.arguments
             }
-            return (SQLFragment(sql: parts.joined(separator: " UNION ALL "), arguments: arguments), nil)
+            let union = parts.isEmpty ? "SELECT 0 AS entity WHERE 0" : parts.joined(separator: " UNION ALL ")
+            return (SQLFragment(sql: union, arguments: arguments), nil)
         }
     }
 
