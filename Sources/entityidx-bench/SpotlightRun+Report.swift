@@ -33,9 +33,12 @@ extension SpotlightRun {
         md +=
             "index's column of the attribute; each candidate is then checked on the stored value (the title on the entity, "
         md +=
-            "other attributes on the stored record). A leading wildcard and `w` read every title, or the search text of "
+            "other attributes on the stored record). A leading wildcard and `w` ask the full-text index for the words of "
         md +=
-            "the attribute's column for the pattern's longest ASCII run before checking the records that hold it.\n"
+            "`vocabulary` that hold the pattern's longest ASCII run (up to 512 of them); past that, or for a run with a "
+        md +=
+            "digit, they read the titles' tokens or the search text of the attribute's column before checking the "
+        md += "records that hold the run. Common words (`the`, `for`) have more words than that: the slow cases.\n"
         return md + end + "\n"
     }
 
