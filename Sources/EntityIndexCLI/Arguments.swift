@@ -18,6 +18,8 @@ public struct CommandSpec: Sendable {
     /// Option name (without dashes) → help text; names ending in "=" take a value.
     public var options: [(String, String)]
     public var discussion: String
+    /// Value options that may be given more than once (their values add up); any other is given once.
+    public var repeatable: Set<String> = []
 
     var valueOptions: Set<String> { Set(options.map(\.0).filter { $0.hasSuffix("=") }.map { String($0.dropLast()) }) }
     var flagOptions: Set<String> { Set(options.map(\.0).filter { !$0.hasSuffix("=") }) }
@@ -88,6 +90,9 @@ public struct ParsedArguments: Sendable {
                     throw UsageError("option --\(name) needs a value", usage: spec.usage)
                 }
                 if inline == nil { i += 1 }
+                if parsed.values[name] != nil && !spec.repeatable.contains(name) && spec.valueOptions.contains(name) {
+                    throw UsageError(Self.repeated(name, in: spec), usage: spec.usage)
+                }
                 parsed.values[name, default: []].append(value)
             } else if flagOptions.contains(name) {
                 guard inline == nil else { throw UsageError("option --\(name) takes no value", usage: spec.usage) }
@@ -100,6 +105,14 @@ public struct ParsedArguments: Sendable {
             }
         }
         return parsed
+    }
+
+    /// `--type is given twice; search answers one type at a time (run it once for each type)`.
+    static func repeated(_ name: String, in spec: CommandSpec) -> String {
+        if name == "type" {
+            return "--type is given twice; \(spec.name) answers one type at a time (run it once for each type)"
+        }
+        return "--\(name) is given twice; \(spec.name) takes one"
     }
 
     /// An integer option within a range.

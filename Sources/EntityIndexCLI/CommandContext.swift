@@ -90,6 +90,16 @@ public final class CommandContext {
         return store
     }
 
+    /// Checks that the index knows `type`: a misspelt `--type` is an error with a suggestion, not an empty answer.
+    func check(type: String?) throws(EntityIndexError) {
+        guard let type, !(try store().knowsType(type)) else { return }
+        let known = try store().entityTypes()
+        var message = "unknown type \"\(type)\""
+        if let near = Suggestion.closest(to: type, in: known) { message += "; did you mean \"\(near)\"?" }
+        message += known.isEmpty ? " (the index has no entities)" : " (the index has: \(known.joined(separator: ", ")))"
+        throw EntityIndexError(.notFound, message)
+    }
+
     public func handler() throws(EntityIndexError) -> RequestHandler {
         let store = try store()
         let fixed = fixedNow

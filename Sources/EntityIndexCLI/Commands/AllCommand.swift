@@ -22,6 +22,7 @@ struct AllCommand: Command {
     }
 
     func run(_ context: CommandContext) throws -> Int32 {
+        try context.check(type: request.type)
         try context.run(request) { page in
             Output.entities(page.entities, in: context)
             if let next = page.nextCursor { context.printError("more: --cursor \(next)") }

@@ -18,6 +18,7 @@ struct GetCommand: Command {
     }
 
     func run(_ context: CommandContext) throws -> Int32 {
+        try context.check(type: request.type)
         try context.run(request) { Output.entities($0, in: context) }
         return 0
     }

@@ -24,7 +24,7 @@ struct QueryCommand: Command {
             "has an element". The value is read as JSON when it parses, else as a string. The properties filtered
             or sorted on are shown beside the title. Without --limit, a result longer than 10000 stops there and says
             how to continue (nextCursor with --json).
-            """)
+            """, repeatable: ["filter", "sort"])
 
     var request: PropertyQueryRequest
 
@@ -47,6 +47,7 @@ struct QueryCommand: Command {
     }
 
     func run(_ context: CommandContext) throws -> Int32 {
+        try context.check(type: request.type)
         var shown: [String] = []
         for name in request.filters.map(\.property) + request.sort.map(\.property) where !shown.contains(name) {
             shown.append(name)

@@ -27,6 +27,7 @@ struct RelatedCommand: Command {
     }
 
     func run(_ context: CommandContext) throws -> Int32 {
+        try context.check(type: request.type)
         try context.run(request) { related in
             Output.entities(related.entities, in: context)
             if !related.missing.isEmpty {

@@ -21,7 +21,7 @@ struct SearchCommand: Command {
             by their number. When nothing matches, words of five letters or more (inside compounds too) may match
             with typos, and a part of an id or code with a digit finds it (9444 finds K83913.39F29.59444AT). Quote a query that starts with '-'
             after '--': entityidx search -- -cafe
-            """)
+            """, repeatable: ["filter"])
 
     var request: SearchRequest
 
@@ -37,6 +37,7 @@ struct SearchCommand: Command {
     }
 
     func run(_ context: CommandContext) throws -> Int32 {
+        try context.check(type: request.type)
         try context.run(request) { results in
             Output.entities(results, in: context, numbered: true)
             if request.explain { explanations(results, in: context) }

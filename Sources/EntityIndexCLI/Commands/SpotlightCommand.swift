@@ -40,6 +40,7 @@ struct SpotlightCommand: Command {
     }
 
     func run(_ context: CommandContext) throws -> Int32 {
+        try context.check(type: request.type)
         try context.run(request) { results in
             guard let fetched = request.fetchAttributes else { return Output.entities(results, in: context) }
             if results.isEmpty && context.stderrIsTerminal { context.printError("no entities") }

@@ -20,6 +20,7 @@ struct SuggestCommand: Command {
     }
 
     func run(_ context: CommandContext) throws -> Int32 {
+        try context.check(type: request.type)
         try context.run(request) { results in
             // Why each is suggested: the tiers of the order, first to last.
             let header = ["entity", "title", "priority", "engagement", "rankingHint", "lastUsedAt", "subtitle"]

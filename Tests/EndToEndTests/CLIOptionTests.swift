@@ -1,0 +1,67 @@
+import Foundation
+import JSON
+import TestSupport
+import Testing
+
+/// How options are read: types checked against the index, an option given once, `--` where it is documented.
+@Suite(.serialized) struct CLIOptionTests {
+    let now = "2026-11-29T12:00:00Z"
+
+    func run(_ db: String, _ args: [String], input: String = "") throws -> Binary.Result {
+        try Binary.run(["--db", db, "--now", now] + args, input: input)
+    }
+
+    func samples() throws -> String {
+        let db = TestSupport.temporaryDirectory() + "/index.sqlite"
+        for file in ["customers.ndjson", "products.json", "orders.json"] {
+            #expect(try run(db, ["ingest", TestSupport.repository + "/data/" + file]).status == 0)
+        }
+        return db
+    }
+
+    @Test func anUnknownTypeIsAnErrorWithASuggestion() throws {
+        let db = try samples()
+        let commands: [[String]] = [
+            ["search", "cafe", "--type", "ordr"], ["spotlight", "title == \"*\"", "--type", "ordr"],
+            ["all", "--type", "ordr"], ["query", "--type", "ordr"], ["get", "--type", "ordr", "1042"],
+            ["related", "--type", "ordr", "1042"], ["suggest", "--type", "ordr"],
+        ]
+        for args in commands {
+            let r = try run(db, args)
+            #expect(r.status == 1, "\(args)")
+            #expect(r.stdout.isEmpty, "\(args)")
+            #expect(
+                r.stderr
+                    == "error: unknown type \"ordr\"; did you mean \"order\"? (the index has: customer, order, product)\n",
+                "\(args)")
+        }
+        let far = try run(db, ["all", "--type", "zzzzz", "--json"])
+        #expect(far.status == 1)
+        #expect(try JSONParser().parse(far.stderr)["data"]?["code"] == "not_found")
+        #expect(try JSONParser().parse(far.stderr)["message"]?.string?.contains("did you mean") == false)
+        #expect(try run(db, ["all", "--type", "order", "--limit", "1"]).status == 0, "a known type still works")
+    }
+
+    @Test func anOptionGivenTwiceIsAUsageErrorUnlessItAddsUp() throws {
+        let db = try samples()
+        for command in [["search", "cafe"], ["all"], ["query"], ["suggest"], ["delete"], ["spotlight", "x"]] {
+            let r = try run(db, command + ["--type", "order", "--type", "product"])
+            #expect(r.status == 64, "\(command)")
+            #expect(
+                r.stderr.hasPrefix(
+                    "error: --type is given twice; \(command[0]) answers one type at a time (run it once for each type)\n"
+                ), "\(command): \(r.stderr)")
+        }
+        let limit = try run(db, ["search", "cafe", "--limit", "2", "--limit", "3"])
+        #expect(limit.status == 64)
+        #expect(limit.stderr.hasPrefix("error: --limit is given twice; search takes one\n"))
+        let filters = try run(
+            db, ["query", "--type", "order", "--filter", "total ge 20", "--filter", "total le 30", "--json"])
+        #expect(filters.status == 0, "filters add up")
+        #expect(filters.json["entities"]?.array?.isEmpty == false)
+        for e in filters.json["entities"]?.array ?? [] {
+            let total = e["properties"]?["total"]?.number?.double ?? 0
+            #expect(total >= 20 && total <= 30)
+        }
+    }
+}
