@@ -20,6 +20,9 @@ public struct CommandSpec: Sendable {
     public var discussion: String
     /// Value options that may be given more than once (their values add up); any other is given once.
     public var repeatable: Set<String> = []
+    /// For a command whose words may start with '-': an example of `--`, after which every word is taken literally
+    /// (`search -- --limit`). A command without one refuses `--`, so that no option quietly becomes a word.
+    public var literalExample: String? = nil
 
     var valueOptions: Set<String> { Set(options.map(\.0).filter { $0.hasSuffix("=") }.map { String($0.dropLast()) }) }
     var flagOptions: Set<String> { Set(options.map(\.0).filter { !$0.hasSuffix("=") }) }
@@ -38,6 +41,10 @@ public struct CommandSpec: Sendable {
             }
         }
         if !discussion.isEmpty { text += "\n" + discussion + "\n" }
+        if let literalExample {
+            text +=
+                "\nWords after -- are taken literally, even those that start with '-': entityidx \(literalExample)\n"
+        }
         return text
     }
 
@@ -49,7 +56,7 @@ public struct CommandSpec: Sendable {
     ]
 }
 
-/// Parsed command-line arguments: options anywhere, `--` ends options.
+/// Parsed command-line arguments: options anywhere; `--` ends options where the command says so.
 public struct ParsedArguments: Sendable {
     public var positionals: [String] = []
     public var values: [String: [String]] = [:]
@@ -72,13 +79,21 @@ public struct ParsedArguments: Sendable {
             if optionsEnded || !arg.hasPrefix("--") || arg == "-" {
                 if !optionsEnded, arg.hasPrefix("-"), arg.count > 1, arg != "-" {
                     if arg == "-h" { parsed.flags.insert("help"); continue }
-                    throw UsageError(
-                        "unknown option \(arg) (use -- before an argument that starts with '-')", usage: spec.usage)
+                    let hint = spec.literalExample == nil ? "" : " (use -- before an argument that starts with '-')"
+                    throw UsageError("unknown option \(arg)\(hint)", usage: spec.usage)
                 }
                 parsed.positionals.append(arg)
                 continue
             }
-            if arg == "--" { optionsEnded = true; continue }
+            if arg == "--" {
+                guard spec.literalExample != nil else {
+                    throw UsageError(
+                        "\(spec.name) takes no words after --: it has no argument that could be taken for an option",
+                        usage: spec.usage)
+                }
+                optionsEnded = true
+                continue
+            }
             var name = String(arg.dropFirst(2))
             var inline: String?
             if let eq = name.firstIndex(of: "=") {

@@ -65,3 +65,29 @@ import Testing
         }
     }
 }
+
+extension CLIOptionTests {
+    @Test func doubleDashEndsOptionsOnlyWhereTheHelpSaysSo() throws {
+        let db = try samples()
+        let literal = try run(db, ["search", "--json", "--", "--limit", "1"])
+        #expect(literal.status == 0, "\(literal.stderr)")
+        #expect(literal.json["entities"] != nil, "--limit after -- is a query word")
+        let help = try Binary.run(["help", "search"])
+        #expect(
+            help.stdout.contains(
+                "Words after -- are taken literally, even those that start with '-': entityidx search -- --limit"))
+        let get = try run(db, ["get", "--type", "order", "--json", "--", "-17", "1042"])
+        #expect(get.json["entities"]?.array?.map { $0["id"] } == ["1042"])
+        for args in [
+            ["all", "--type", "order", "--", "--limit", "3"], ["stats", "--"], ["query", "--type", "order", "--"],
+        ] {
+            let r = try run(db, args)
+            #expect(r.status == 64, "\(args)")
+            #expect(
+                r.stderr.hasPrefix(
+                    "error: \(args[0]) takes no words after --: it has no argument that could be taken for an option\n"),
+                "\(args): \(r.stderr)")
+            #expect(!(try Binary.run(["help", args[0]]).stdout.contains("Words after --")), "\(args)")
+        }
+    }
+}

@@ -5,7 +5,8 @@ import Testing
 
 @Suite struct ArgumentsTests {
     let spec = CommandSpec(
-        name: "x", abstract: "X", usage: "entityidx x", options: [("type=", "t"), ("explain", "e")], discussion: "")
+        name: "x", abstract: "X", usage: "entityidx x", options: [("type=", "t"), ("explain", "e")], discussion: "",
+        literalExample: "x -- -a")
 
     @Test func optionsBeforeAndAfterArguments() throws {
         let p = try ParsedArguments.parse(["a", "--type", "T", "b", "--explain", "--db=/tmp/x"], spec: spec)
@@ -62,8 +63,9 @@ import Testing
                 Every word must match; the last one matches as a prefix unless the query ends with a space. Case, width
                 and accents are ignored; CJK text matches inside longer runs; ids match as typed, without separators or
                 by their number. When nothing matches, words of five letters or more (inside compounds too) may match
-                with typos, and a part of an id or code with a digit finds it (9444 finds K83913.39F29.59444AT). Quote a query that starts with '-'
-                after '--': entityidx search -- -cafe
+                with typos, and a part of an id or code with a digit finds it (9444 finds K83913.39F29.59444AT).
+
+                Words after -- are taken literally, even those that start with '-': entityidx search -- --limit
 
                 """)
     }

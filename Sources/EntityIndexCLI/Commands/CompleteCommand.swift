@@ -7,7 +7,8 @@ struct CompleteCommand: Command {
         name: "complete", abstract: "Complete the last word being typed from the index vocabulary",
         usage: "entityidx complete TEXT… [--limit N] [--json]",
         options: [("limit=", "at most N completions (default 8)")],
-        discussion: "Completions are normalized index terms, most frequent first (FTS5's vocabulary).")
+        discussion: "Completions are normalized index terms, most frequent first (FTS5's vocabulary).",
+        literalExample: "complete -- -caf")
 
     var request: CompleteRequest
 

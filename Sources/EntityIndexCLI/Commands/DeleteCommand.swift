@@ -15,7 +15,7 @@ struct DeleteCommand: Command {
             Several selectors combine as an intersection: --type customer --domain shop.orders.2025 deletes the
             customers in that domain (or below it), not every customer and every entity of the domain; IDs with
             --domain delete those of the IDs that are in the domain. Several --domain options are a union.
-            """, repeatable: ["domain"])
+            """, repeatable: ["domain"], literalExample: "delete --type order -- -17")
 
     var request: DeleteRequest
 

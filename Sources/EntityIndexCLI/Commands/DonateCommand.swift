@@ -7,7 +7,8 @@ struct DonateCommand: Command {
         name: "donate", abstract: "Record an interaction with an entity (feeds suggestions)",
         usage: "entityidx donate --type T ID [--json]",
         options: [("type=", "the entity's type (required)")],
-        discussion: "Donations of one entity within 5 minutes of the previous one count once.")
+        discussion: "Donations of one entity within 5 minutes of the previous one count once.",
+        literalExample: "donate --type order -- -17")
 
     var request: DonateRequest
 

@@ -7,7 +7,8 @@ struct GetCommand: Command {
         name: "get", abstract: "Get entities by id, in the order asked (missing ids are left out)",
         usage: "entityidx get --type T ID… [--json]",
         options: [("type=", "the entity type (required)")],
-        discussion: "Each entity comes back exactly as ingested. Hidden entities are returned; expired ones are not.")
+        discussion: "Each entity comes back exactly as ingested. Hidden entities are returned; expired ones are not.",
+        literalExample: "get --type order -- -17")
 
     var request: GetRequest
 

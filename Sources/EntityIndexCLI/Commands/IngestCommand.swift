@@ -23,7 +23,7 @@ struct IngestCommand: Command {
             was). A problem repeated in more than three records is printed once, with its count and first records
             (--json lists every one). Re-ingesting a record unchanged renews its expiry.
             Progress (records, rate, elapsed) is shown on stderr when it is a terminal.
-            """)
+            """, literalExample: "ingest -- -records.json")
 
     var path: String
     var clientState: String?

@@ -21,7 +21,7 @@ struct LintCommand: Command {
             type/id) and what to change; a finding repeated in more than three records is printed once, with its
             count and first records (--json lists every finding).
             Exit status 0, or 1 with --strict when any error or warning is found.
-            """)
+            """, literalExample: "lint -- -records.json")
 
     var path: String?
     var within: Int

@@ -11,7 +11,7 @@ struct ReindexCommand: Command {
             request records what IndexedEntityQuery.reindexAllEntities / reindexEntities(for:) (or the
             CSSearchableIndexDelegate) would ask for; pending lists open requests with the ids not re-pushed
             (ingested again or deleted) since; ack closes one.
-            """)
+            """, literalExample: "reindex request --type order -- -17")
 
     enum Action {
         case request(ReindexRequest)

@@ -10,7 +10,7 @@ struct RelatedCommand: Command {
         discussion: """
             out lists the linked entities in their listed order, leaving out those not in the index; those are
             named on stderr (and listed as missing with --json).
-            """)
+            """, literalExample: "related --type order -- -17")
 
     var request: RelatedRequest
 

@@ -19,9 +19,8 @@ struct SearchCommand: Command {
             Every word must match; the last one matches as a prefix unless the query ends with a space. Case, width
             and accents are ignored; CJK text matches inside longer runs; ids match as typed, without separators or
             by their number. When nothing matches, words of five letters or more (inside compounds too) may match
-            with typos, and a part of an id or code with a digit finds it (9444 finds K83913.39F29.59444AT). Quote a query that starts with '-'
-            after '--': entityidx search -- -cafe
-            """, repeatable: ["filter"])
+            with typos, and a part of an id or code with a digit finds it (9444 finds K83913.39F29.59444AT).
+            """, repeatable: ["filter"], literalExample: "search -- --limit")
 
     var request: SearchRequest
 

@@ -21,7 +21,7 @@ struct SpotlightCommand: Command {
             $time.iso(2026-03-02). $time is evaluated at --now. Attribute names are listed in the README; an
             attribute no entity has matches nothing. Results come in the order of the index that finds them.
             An invalid query exits with status 1 and names the character where it went wrong.
-            """)
+            """, literalExample: "spotlight -- rankingHint == -1")
 
     var request: SpotlightRequest
 

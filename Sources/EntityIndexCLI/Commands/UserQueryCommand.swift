@@ -16,7 +16,7 @@ struct UserQueryCommand: Command {
             titles, synonyms and keywords that complete the whole typed string: those that start with it, then
             those with a later word that starts with it; names more entities share rank first. Hidden and expired
             entities give neither.
-            """)
+            """, literalExample: "user-query -- -cafe")
 
     var request: UserQueryRequest
 
