@@ -15,6 +15,8 @@ public final class CommandContext {
     var errorOutput: (String) -> Void
     let stdoutIsTerminal: Bool
     let stderrIsTerminal: Bool
+    /// The terminal's width when stdout is a terminal, else nil (output to a pipe or a file is never cut).
+    let columns: Int?
     private var openedStore: EntityStore?
     /// Whether opening the store may create the database (only commands that write may).
     var mayCreateIndex = true
@@ -44,6 +46,7 @@ public final class CommandContext {
         self.errorOutput = errorOutput
         stdoutIsTerminal = Platform.isTerminal(1)
         stderrIsTerminal = Platform.isTerminal(2)
+        columns = stdoutIsTerminal ? Platform.terminalColumns(1) : nil
     }
 
     /// How long a write waits for another writer: `$ENTITYIDX_LOCK_TIMEOUT` seconds, else as long as it takes.

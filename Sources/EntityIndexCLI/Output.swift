@@ -5,6 +5,9 @@ import JSON
 enum Output {
     /// Prints entities as `type/id  title  subtitle` rows, with extra columns between title and subtitle.
     /// With a `header`, its cells head the columns (numbered rows get an empty cell before them).
+    ///
+    /// Into a pipe or a file nothing is cut; on a terminal a long title is cut at 48 columns and the subtitle where
+    /// the line would pass the terminal's width.
     static func entities(
         _ items: [EntityResult], in context: CommandContext, numbered: Bool = false, header: [String]? = nil,
         extra: (EntityResult) -> [String] = { _ in [] }
@@ -17,10 +20,16 @@ enum Output {
         for (i, e) in items.enumerated() {
             var row = numbered ? ["\(i + 1)."] : []
             row.append(e.key.description)
-            row.append(clip(e.record["title"]?.string ?? "", 48))
+            row.append(cell(e.record["title"]?.string ?? "", 48, in: context))
             row += extra(e)
-            row.append(clip(e.record["subtitle"]?.string ?? "", 40))
+            row.append(flat(e.record["subtitle"]?.string ?? ""))
             rows.append(row)
+        }
+        if let columns = context.columns, let last = rows.first.map({ $0.count - 1 }), last > 0 {
+            var widths = [Int](repeating: 0, count: last)
+            for row in rows { for i in 0..<last { widths[i] = max(widths[i], width(row[i])) } }
+            let room = columns - widths.reduce(0, +) - 2 * last
+            for i in rows.indices { rows[i][last] = clip(rows[i][last], max(room, 1)) }
         }
         table(rows, in: context)
     }
@@ -53,9 +62,27 @@ enum Output {
         }
     }
 
+    /// A cell's text on one line, cut to `n` columns on a terminal and whole elsewhere.
+    static func cell(_ s: String, _ n: Int, in context: CommandContext) -> String {
+        context.columns == nil ? flat(s) : clip(s, n)
+    }
+
+    /// The text on one line: line breaks become spaces.
+    static func flat(_ s: String) -> String { s.split(whereSeparator: \.isNewline).joined(separator: " ") }
+
+    /// The text on one line, cut to at most `n` display columns with an ellipsis.
     static func clip(_ s: String, _ n: Int) -> String {
-        let flat = s.split(whereSeparator: \.isNewline).joined(separator: " ")
-        return flat.count > n ? String(flat.prefix(n - 1)) + "…" : flat
+        let text = flat(s)
+        guard width(text) > n else { return text }
+        var out = ""
+        var used = 0
+        for c in text {
+            let w = width(String(c))
+            if used + w > n - 1 { break }
+            out.append(c)
+            used += w
+        }
+        return out + "…"
     }
 
     static func display(_ v: JSONValue) -> String {

@@ -11,6 +11,15 @@ public enum Platform {
 
     static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 
+    /// The width of the terminal on `fd`: `$COLUMNS` when it is a positive number, else the kernel's window size
+    /// ([TIOCGWINSZ](https://man7.org/linux/man-pages/man2/TIOCGWINSZ.2const.html)), else 80.
+    static func terminalColumns(_ fd: Int32) -> Int {
+        if let text = environment("COLUMNS"), let n = Int(text), n > 0 { return n }
+        var size = winsize()
+        if ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return 80
+    }
+
     /// Milliseconds since 1970 from the wall clock.
     static func nowMilliseconds() -> Int64 {
         var ts = timespec()

@@ -91,3 +91,41 @@ extension CLIOptionTests {
         }
     }
 }
+
+extension CLIOptionTests {
+    /// Runs `entityidx ARGS` with its stdout on a terminal of `columns` columns (util-linux `script` gives it one).
+    func onTerminal(_ args: [String], columns: Int) throws -> String? {
+        let script = "/usr/bin/script"
+        guard FileManager.default.isExecutableFile(atPath: script) else { return nil }
+        let command = ([Binary.path] + args).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: script)
+        process.arguments = ["-qec", command.joined(separator: " "), "/dev/null"]
+        var env = ProcessInfo.processInfo.environment
+        env["COLUMNS"] = String(columns)
+        process.environment = env
+        let stdout = Pipe()
+        process.standardOutput = stdout
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let out = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: out, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
+    }
+
+    @Test func subtitlesAreWholeInAPipeAndCutToTheTerminalsWidth() throws {
+        let db = TestSupport.temporaryDirectory() + "/index.sqlite"
+        let subtitle = String(repeating: "word ", count: 40).trimmingCharacters(in: .whitespaces)
+        let title = String(repeating: "Title ", count: 12).trimmingCharacters(in: .whitespaces)
+        let record = TestSupport.record("note", "n1", title, [("subtitle", .string(subtitle))])
+        #expect(try run(db, ["ingest", "-"], input: JSONWriter.string(record)).status == 0)
+        let piped = try run(db, ["search", "word"])
+        #expect(piped.stdout == "1.  note/n1  \(title)  \(subtitle)\n", "nothing is cut in a pipe")
+        guard let narrow = try onTerminal(["--db", db, "--now", now, "search", "word"], columns: 80) else { return }
+        let line = narrow.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(line.count == 80, "\(line)")
+        #expect(line.hasSuffix("…") && line.contains("Title Title"), "\(line)")
+        let wide = try onTerminal(["--db", db, "--now", now, "search", "word"], columns: 300)
+        #expect(wide?.hasSuffix("  \(subtitle)\n") == true, "the subtitle fits a wide terminal: \(wide ?? "")")
+    }
+}

@@ -54,7 +54,9 @@ struct QueryCommand: Command {
         }
         try context.run(request) { page in
             Output.entities(page.entities, in: context, header: ["entity", "title"] + shown + ["subtitle"]) { e in
-                shown.map { name in e.record["properties"]?[name].map { Output.clip(Output.display($0), 30) } ?? "" }
+                shown.map { name in
+                    e.record["properties"]?[name].map { Output.cell(Output.display($0), 30, in: context) } ?? ""
+                }
             }
             if let next = page.nextCursor {
                 context.printError(

@@ -48,7 +48,7 @@ struct SpotlightCommand: Command {
                 results.map { e in
                     ["\(e.key)"]
                         + fetched.map { name in
-                            e.record[name].map { "\(name)=" + Output.clip(Output.display($0), 40) } ?? ""
+                            e.record[name].map { "\(name)=" + Output.cell(Output.display($0), 40, in: context) } ?? ""
                         }
                 }, in: context)
         }
