@@ -59,6 +59,13 @@ public enum Platform {
         return (fd, nil)
     }
 
+    /// The size of the regular file open on `fd` (a file given by name or redirected to stdin), nil for a pipe.
+    static func regularFileSize(_ fd: Int32) -> Int? {
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int(st.st_size)
+    }
+
     static func fileExists(_ path: String) -> Bool {
         var st = stat()
         return stat(path, &st) == 0

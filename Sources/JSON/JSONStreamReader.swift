@@ -37,6 +37,8 @@ public final class JSONStreamReader {
     public private(set) var format: Format?
     /// Bytes read so far (for progress).
     public private(set) var bytesRead = 0
+    /// Bytes read and parsed so far: `bytesRead` less what waits in the buffer (for a share of the input done).
+    public var bytesConsumed: Int { bytesRead - (chunkLength - chunkIndex) }
 
     private enum State { case start, arrayBeforeElement, arrayAfterElement, arrayDone, ndjson, done }
 

@@ -129,3 +129,24 @@ extension CLIOptionTests {
         #expect(wide?.hasSuffix("  \(subtitle)\n") == true, "the subtitle fits a wide terminal: \(wide ?? "")")
     }
 }
+
+extension CLIOptionTests {
+    @Test func ingestProgressOnATerminalHasTheShareReadAndTheTimeLeft() throws {
+        let dir = TestSupport.temporaryDirectory()
+        let file = dir + "/items.ndjson"
+        let records = (0..<20_000).map { i in
+            JSONWriter.string(TestSupport.record("item", String(i), "Item \(i) with some words", []))
+        }
+        try records.joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let piped = try run(dir + "/piped.sqlite", ["ingest", file])
+        #expect(piped.status == 0)
+        #expect(!piped.stderr.contains("records  "), "no progress off a terminal: \(piped.stderr)")
+        guard let shown = try onTerminal(["--db", dir + "/tty.sqlite", "ingest", file], columns: 80) else { return }
+        let lines = shown.split(separator: "\r").map(String.init).filter { $0.contains(" records  ") }
+        #expect(!lines.isEmpty, "\(shown)")
+        for line in lines {
+            #expect(line.contains("%  ") && line.contains(" left  "), "\(line)")
+        }
+        #expect(shown.contains("inserted 20,000"))
+    }
+}

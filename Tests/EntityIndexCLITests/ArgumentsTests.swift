@@ -98,4 +98,15 @@ import Testing
             ]).0 == 0)
         #expect(run(["--db", db, "declare"]).1.contains("note.nick  string @displayName"))
     }
+
+    @Test func progressShowsTheShareAndTheTimeLeftWhenTheSizeIsKnown() {
+        #expect(
+            EntityIndexCLI.Progress.line(records: 12_000, bytes: 4 << 20, total: 10 << 20, elapsed: 2)
+                == "  12,000 records  40%  6,000/s  2 s, about 3 s left  4 MiB")
+        #expect(
+            EntityIndexCLI.Progress.line(records: 12_000, bytes: 4 << 20, total: nil, elapsed: 2)
+                == "  12,000 records  6,000/s  2 s  4 MiB")
+        #expect(EntityIndexCLI.Progress.duration(185) == "3 min 5 s")
+        #expect(EntityIndexCLI.Progress.duration(7800) == "2 h 10 min")
+    }
 }

@@ -151,14 +151,14 @@ extension Ingestion {
                                     position: element.position, line: element.line,
                                     problem: "is not valid JSON: \(error)"))
                         }
-                        if !add(record, bytesRead: reader.bytesRead) { return }
+                        if !add(record, bytesRead: reader.bytesConsumed) { return }
                     }
                 } catch {
                     chunk.records.append(
                         preparer.rejected(
                             RecordProblem(position: position + 1, line: error.line, problem: error.message)))
                 }
-                if !chunk.records.isEmpty { _ = hand(bytesRead: reader.bytesRead) }
+                if !chunk.records.isEmpty { _ = hand(bytesRead: reader.bytesConsumed) }
             }
             queue.close()
         }

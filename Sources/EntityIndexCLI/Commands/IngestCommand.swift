@@ -22,7 +22,8 @@ struct IngestCommand: Command {
             in the result (`skipped`, `problems`), and the exit status is 2 when any record was skipped (0 when none
             was). A problem repeated in more than three records is printed once, with its count and first records
             (--json lists every one). Re-ingesting a record unchanged renews its expiry.
-            Progress (records, rate, elapsed) is shown on stderr when it is a terminal.
+            Progress (records, rate, elapsed) is shown on stderr when it is a terminal; when the input's size is
+            known (a file, or stdin redirected from one), with the share read and an estimate of the time left.
             """, literalExample: "ingest -- -records.json")
 
     var path: String
@@ -62,7 +63,8 @@ struct IngestCommand: Command {
             throw error
         }
         let reader = JSONStreamReader(fd: fd, maxElementBytes: RecordLimits.maxRecordBytes)
-        let progress = Progress(enabled: context.stderrIsTerminal, context: context)
+        let progress = Progress(
+            enabled: context.stderrIsTerminal, context: context, totalBytes: Platform.regularFileSize(fd))
         try ingestion.addAll(from: reader) { records, bytes in progress.tick(records, bytes: bytes) }
         progress.finish()
         let counts: IngestCounts
@@ -105,16 +107,21 @@ struct IngestCommand: Command {
 }
 
 /// Progress of a long ingest on stderr, redrawn at most twice a second, only on a terminal.
+///
+/// When the input's size is known, the line shows the share of it read and the time left, estimated from the
+/// rate so far: `  12,000 records  40%  6,000/s  2 s, about 3 s left  5 MiB`.
 final class Progress {
     let enabled: Bool
     let context: CommandContext
+    let totalBytes: Int?
     let start = Platform.monotonicSeconds()
     var last = 0.0
     var shown = false
 
-    init(enabled: Bool, context: CommandContext) {
+    init(enabled: Bool, context: CommandContext, totalBytes: Int? = nil) {
         self.enabled = enabled
         self.context = context
+        self.totalBytes = totalBytes.flatMap { $0 > 0 ? $0 : nil }
     }
 
     var elapsed: Double { Platform.monotonicSeconds() - start }
@@ -125,10 +132,29 @@ final class Progress {
         guard t - last >= 0.5 else { return }
         last = t
         shown = true
+        context.errorOutput("\r\u{1B}[K" + Self.line(records: records, bytes: bytes, total: totalBytes, elapsed: t))
+    }
+
+    /// The progress line for `records` read in `elapsed` seconds, `bytes` of `total`.
+    static func line(records: Int, bytes: Int, total: Int?, elapsed t: Double) -> String {
         let rate = Int(Double(records) / max(t, 0.001))
-        context.errorOutput(
-            "\r\u{1B}[K  \(Output.number(records)) records  \(Output.number(rate))/s  \(Int(t)) s  \(Output.number(bytes >> 20)) MiB"
-        )
+        var time = "\(Int(t)) s"
+        var share = ""
+        if let total, bytes > 0 {
+            let done = min(Double(bytes) / Double(total), 1)
+            share = "  \(Int(done * 100))%"
+            let left = Int((t * (1 - done) / done).rounded(.up))
+            time += ", about \(Self.duration(left)) left"
+        }
+        return
+            "  \(Output.number(records)) records\(share)  \(Output.number(rate))/s  \(time)  \(Output.number(bytes >> 20)) MiB"
+    }
+
+    /// `45 s`, `3 min 5 s`, `2 h 10 min`.
+    static func duration(_ seconds: Int) -> String {
+        if seconds < 60 { return "\(seconds) s" }
+        if seconds < 3600 { return "\(seconds / 60) min \(seconds % 60) s" }
+        return "\(seconds / 3600) h \(seconds % 3600 / 60) min"
     }
 
     func finish() {
