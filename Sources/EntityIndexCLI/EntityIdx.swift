@@ -43,7 +43,9 @@ public enum EntityIdx {
         }
         text += "  help" + String(repeating: " ", count: width - 2) + "Show help for a command\n"
         text += "\nRun 'entityidx help COMMAND' for a command's options.\n"
-        text += "Exit status: 0 success, 1 runtime error, 64 usage error.\n"
+        text +=
+            "Exit status: 0 success, 1 runtime error, 2 records skipped (ingest --skip-invalid), 64 usage error,\n"
+        text += "128+N ended by signal N ('entityidx help --man' has the details).\n"
         return text
     }
 

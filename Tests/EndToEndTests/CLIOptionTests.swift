@@ -150,3 +150,25 @@ extension CLIOptionTests {
         #expect(shown.contains("inserted 20,000"))
     }
 }
+
+extension CLIOptionTests {
+    @Test func theManPageHasTheEnvironmentEveryExitStatusAndExamples() throws {
+        let man = try Binary.run(["help", "--man"])
+        #expect(man.status == 0)
+        for text in [
+            ".SH ENVIRONMENT", ".B ENTITYIDX_DB", ".B ENTITYIDX_LOCK_TIMEOUT", ".B COLUMNS", ".SH EXIT STATUS",
+            ".B 0\n", ".B 1\n", ".B 2\n", ".B 64\n", ".B 128+\\fIn\\fR", "130 for SIGINT", ".SH EXAMPLES",
+            "entityidx search \\-\\- \\-cafe", ".B entityidx search \\-\\- \\-\\-limit",
+        ] {
+            #expect(man.stdout.contains(text), "\(text)")
+        }
+        let sections = man.stdout.split(separator: "\n").filter { $0.hasPrefix(".SH ") }.map(String.init)
+        #expect(
+            sections == [
+                ".SH NAME", ".SH SYNOPSIS", ".SH DESCRIPTION", ".SH GLOBAL OPTIONS", ".SH COMMANDS",
+                ".SH ENVIRONMENT", ".SH EXIT STATUS", ".SH EXAMPLES", ".SH SEE ALSO",
+            ])
+        let checkedIn = try String(contentsOfFile: TestSupport.repository + "/man/entityidx.1", encoding: .utf8)
+        #expect(checkedIn == man.stdout, "man/entityidx.1 is the generated page (make man)")
+    }
+}
