@@ -1,3 +1,5 @@
+import EntityIndex
+
 /// Shell completion scripts for bash, zsh and fish, generated from the command specs (so they never drift from
 /// the help).
 enum Completions {
@@ -13,6 +15,15 @@ enum Completions {
     }
 
     static var specs: [CommandSpec] { EntityIdx.commands.map { $0.spec } }
+
+    /// Options whose value is a file.
+    static let fileOptions: Set<String> = ["db", "restore"]
+    /// Options whose value is one of a few words.
+    static let optionWords: [String: [String]] = ["direction": RelatedDirection.allCases.map(\.rawValue)]
+    /// Commands whose arguments are files.
+    static let fileCommands: Set<String> = ["ingest", "lint"]
+    /// Commands whose first argument is one of a few words.
+    static let actions: [String: [String]] = ["reindex": ["request", "pending", "ack"]]
 
     static func script(_ shell: Shell) -> String {
         switch shell {
@@ -41,12 +52,18 @@ enum Completions {
                     esac
                 done
                 case "$prev" in
-                    --db) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 
             """
+        let files = fileOptions.sorted().map { "--\($0)" }.joined(separator: "|")
+        text += "        \(files)) COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n"
+        for (name, words) in optionWords.sorted(by: { $0.key < $1.key }) {
+            text +=
+                "        --\(name)) COMPREPLY=($(compgen -W \"\(words.joined(separator: " "))\" -- \"$cur\")); return ;;\n"
+        }
         var valueOptions = Set(globalOptions.filter(\.value).map(\.name))
         for spec in specs { valueOptions.formUnion(spec.options.map(option).filter(\.value).map(\.name)) }
-        valueOptions.remove("db")
+        valueOptions.subtract(fileOptions)
+        valueOptions.subtract(optionWords.keys)
         text += "        " + valueOptions.sorted().map { "--\($0)" }.joined(separator: "|") + ") return ;;\n"
         text += """
                 esac
@@ -69,8 +86,12 @@ enum Completions {
                 esac
                 if [[ "$cur" == -* ]]; then
                     COMPREPLY=($(compgen -W "$opts" -- "$cur"))
-                elif [[ "$cmd" == ingest ]]; then
+                elif [[ \(fileCommands.sorted().map { "\"$cmd\" == \($0)" }.joined(separator: " || ")) ]]; then
                     COMPREPLY=($(compgen -f -- "$cur"))
+            \(actions.sorted(by: { $0.key < $1.key }).map { name, words in
+                "    elif [[ \"$cmd\" == \(name) && \"$prev\" == \(name) ]]; then\n"
+                + "        COMPREPLY=($(compgen -W \"\(words.joined(separator: " "))\" -- \"$cur\"))"
+            }.joined(separator: "\n"))
                 elif [[ "$cmd" == completions ]]; then
                     COMPREPLY=($(compgen -W "\(Shell.allCases.map(\.rawValue).joined(separator: " "))" -- "$cur"))
                 fi
@@ -97,7 +118,9 @@ enum Completions {
     }
 
     static func zshOption(_ o: (name: String, value: Bool, help: String)) -> String {
-        let action = o.name == "db" ? ":file:_files" : (o.value ? ":\(o.name):" : "")
+        var action = o.value ? ":\(o.name):" : ""
+        if fileOptions.contains(o.name) { action = ":file:_files" }
+        if let words = optionWords[o.name] { action = ":\(o.name):(\(words.joined(separator: " ")))" }
         return "'--\(o.name)[\(zshQuoted(o.help))]\(action)'"
     }
 
@@ -130,7 +153,10 @@ enum Completions {
         for spec in specs {
             var parts = (spec.options.map(option) + globalOptions).map(zshOption)
             switch spec.name {
-            case "ingest": parts.append("'1:file:_files'")
+            case _ where fileCommands.contains(spec.name): parts.append("'1:file:_files'")
+            case _ where actions[spec.name] != nil:
+                parts.append("'1:action:(\(actions[spec.name]!.joined(separator: " ")))'")
+                parts.append("'*:argument:'")
             case "completions": parts.append("'1:shell:(\(Shell.allCases.map(\.rawValue).joined(separator: " ")))'")
             default: parts.append("'*:argument:'")
             }
@@ -174,10 +200,20 @@ enum Completions {
         for spec in specs {
             for o in spec.options.map(option) {
                 text +=
-                    "complete -c entityidx -n \"__fish_seen_subcommand_from \(spec.name)\" -l \(o.name)\(o.value ? " -r" : "") -d \(fishQuoted(o.help))\n"
+                    "complete -c entityidx -n \"__fish_seen_subcommand_from \(spec.name)\" -l \(o.name)\(o.value ? " -r" : "")"
+                    + (fileOptions.contains(o.name) ? " -F" : "")
+                    + (optionWords[o.name].map { " -a \"\($0.joined(separator: " "))\"" } ?? "")
+                    + " -d \(fishQuoted(o.help))\n"
             }
         }
-        text += "complete -c entityidx -n \"__fish_seen_subcommand_from ingest\" -F\n"
+        for name in fileCommands.sorted() {
+            text += "complete -c entityidx -n \"__fish_seen_subcommand_from \(name)\" -F\n"
+        }
+        for (name, words) in actions.sorted(by: { $0.key < $1.key }) {
+            let list = words.joined(separator: " ")
+            text +=
+                "complete -c entityidx -n \"__fish_seen_subcommand_from \(name); and not __fish_seen_subcommand_from \(list)\" -a \"\(list)\"\n"
+        }
         text +=
             "complete -c entityidx -n \"__fish_seen_subcommand_from completions\" -a \"\(Shell.allCases.map(\.rawValue).joined(separator: " "))\"\n"
         text +=

@@ -172,3 +172,46 @@ extension CLIOptionTests {
         #expect(checkedIn == man.stdout, "man/entityidx.1 is the generated page (make man)")
     }
 }
+
+extension CLIOptionTests {
+    /// What bash completes for `words` (the last one being typed), run in `directory`.
+    func bashCompletions(_ words: [String], in directory: String) throws -> [String] {
+        let script = try Binary.run(["completions", "bash"]).stdout
+        let quoted = words.map { "'" + $0 + "'" }.joined(separator: " ")
+        let program = """
+            \(script)
+            cd '\(directory)'
+            COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1)
+            _entityidx
+            printf '%s\\n' "${COMPREPLY[@]}"
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["--norc", "-c", program]
+        let stdout = Pipe()
+        process.standardOutput = stdout
+        try process.run()
+        let out = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: out, as: UTF8.self).split(separator: "\n").map(String.init).sorted()
+    }
+
+    @Test func bashCompletesFilesDirectionsAndReindexActions() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/bin/bash") else { return }
+        let dir = TestSupport.temporaryDirectory()
+        TestSupport.write(dir + "/records.ndjson", "")
+        TestSupport.write(dir + "/restore.ndjson", "")
+        #expect(try bashCompletions(["entityidx", "lint", "rec"], in: dir) == ["records.ndjson"])
+        #expect(try bashCompletions(["entityidx", "drill", "--restore", "res"], in: dir) == ["restore.ndjson"])
+        #expect(
+            try bashCompletions(["entityidx", "related", "--type", "order", "1", "--direction", ""], in: dir)
+                == ["both", "in", "out"])
+        #expect(try bashCompletions(["entityidx", "reindex", ""], in: dir) == ["ack", "pending", "request"])
+        #expect(try bashCompletions(["entityidx", "reindex", "p"], in: dir) == ["pending"])
+        let zsh = try Binary.run(["completions", "zsh"]).stdout
+        #expect(zsh.contains("'1:action:(request pending ack)'") && zsh.contains(":direction:(out in both)'"))
+        let fish = try Binary.run(["completions", "fish"]).stdout
+        #expect(fish.contains("complete -c entityidx -n \"__fish_seen_subcommand_from lint\" -F\n"))
+        #expect(fish.contains("-l restore -r -F"))
+    }
+}

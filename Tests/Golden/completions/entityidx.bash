@@ -12,8 +12,9 @@ _entityidx() {
         esac
     done
     case "$prev" in
-        --db) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-        --client-state|--cursor|--direction|--domain|--expect-client-state|--fetch|--filter|--limit|--max-items|--max-line-bytes|--max-suggestions|--now|--restore|--sort|--type|--within) return ;;
+        --db|--restore) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --direction) COMPREPLY=($(compgen -W "out in both" -- "$cur")); return ;;
+        --client-state|--cursor|--domain|--expect-client-state|--fetch|--filter|--limit|--max-items|--max-line-bytes|--max-suggestions|--now|--sort|--type|--within) return ;;
     esac
     if [[ -z "$cmd" ]]; then
         COMPREPLY=($(compgen -W "ingest search complete get suggest all query related delete donate reindex state declare stats rebuild lint drill pipe mcp spotlight user-query completions help --db --now --version --help" -- "$cur"))
@@ -48,8 +49,10 @@ _entityidx() {
     esac
     if [[ "$cur" == -* ]]; then
         COMPREPLY=($(compgen -W "$opts" -- "$cur"))
-    elif [[ "$cmd" == ingest ]]; then
+    elif [[ "$cmd" == ingest || "$cmd" == lint ]]; then
         COMPREPLY=($(compgen -f -- "$cur"))
+    elif [[ "$cmd" == reindex && "$prev" == reindex ]]; then
+        COMPREPLY=($(compgen -W "request pending ack" -- "$cur"))
     elif [[ "$cmd" == completions ]]; then
         COMPREPLY=($(compgen -W "bash zsh fish" -- "$cur"))
     fi

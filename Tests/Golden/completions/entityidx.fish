@@ -50,7 +50,7 @@ complete -c entityidx -n "__fish_seen_subcommand_from query" -l sort -r -d 'sort
 complete -c entityidx -n "__fish_seen_subcommand_from query" -l limit -r -d 'at most N results (default: all, up to 10000 a page)'
 complete -c entityidx -n "__fish_seen_subcommand_from query" -l cursor -r -d 'continue at this cursor (the nextCursor of the previous page)'
 complete -c entityidx -n "__fish_seen_subcommand_from related" -l type -r -d 'the entity\'s type (required)'
-complete -c entityidx -n "__fish_seen_subcommand_from related" -l direction -r -d 'out (default), in or both'
+complete -c entityidx -n "__fish_seen_subcommand_from related" -l direction -r -a "out in both" -d 'out (default), in or both'
 complete -c entityidx -n "__fish_seen_subcommand_from delete" -l type -r -d 'entities of this type (all of them unless IDs are given)'
 complete -c entityidx -n "__fish_seen_subcommand_from delete" -l domain -r -d 'entities in domain D or below it (D.*), never Dx (repeatable)'
 complete -c entityidx -n "__fish_seen_subcommand_from delete" -l all -d 'everything, and the batch client state (alone: with no other selector)'
@@ -59,7 +59,7 @@ complete -c entityidx -n "__fish_seen_subcommand_from reindex" -l type -r -d 'wi
 complete -c entityidx -n "__fish_seen_subcommand_from declare" -l type -r -d 'the entity type to declare properties for'
 complete -c entityidx -n "__fish_seen_subcommand_from lint" -l within -r -d 'will-expire reports entities that expire within DAYS days (default 7)'
 complete -c entityidx -n "__fish_seen_subcommand_from lint" -l strict -d 'exit with status 1 when anything is found'
-complete -c entityidx -n "__fish_seen_subcommand_from drill" -l restore -r -d 'the records the app\'s reindex delegate pushes back (a JSON array or NDJSON; - for stdin)'
+complete -c entityidx -n "__fish_seen_subcommand_from drill" -l restore -r -F -d 'the records the app\'s reindex delegate pushes back (a JSON array or NDJSON; - for stdin)'
 complete -c entityidx -n "__fish_seen_subcommand_from drill" -l type -r -d 'only entities of this type, in the index and in the file (a reindex of one type)'
 complete -c entityidx -n "__fish_seen_subcommand_from drill" -l strict -d 'exit with status 1 when an entity is missing or changed'
 complete -c entityidx -n "__fish_seen_subcommand_from pipe" -l max-line-bytes -r -d 'the longest request line accepted (default 67108864, 64 MiB)'
@@ -70,5 +70,7 @@ complete -c entityidx -n "__fish_seen_subcommand_from spotlight" -l fetch -r -d 
 complete -c entityidx -n "__fish_seen_subcommand_from user-query" -l max-items -r -d 'at most N items (default 20)'
 complete -c entityidx -n "__fish_seen_subcommand_from user-query" -l max-suggestions -r -d 'at most N suggestions (default 5)'
 complete -c entityidx -n "__fish_seen_subcommand_from ingest" -F
+complete -c entityidx -n "__fish_seen_subcommand_from lint" -F
+complete -c entityidx -n "__fish_seen_subcommand_from reindex; and not __fish_seen_subcommand_from request pending ack" -a "request pending ack"
 complete -c entityidx -n "__fish_seen_subcommand_from completions" -a "bash zsh fish"
 complete -c entityidx -n "__fish_seen_subcommand_from help" -a "ingest search complete get suggest all query related delete donate reindex state declare stats rebuild lint drill pipe mcp spotlight user-query completions"

@@ -105,7 +105,7 @@ _entityidx() {
                     '*:argument:' ;;
                 related) _arguments \
                     '--type[the entity'\''s type (required)]:type:' \
-                    '--direction[out (default), in or both]:direction:' \
+                    '--direction[out (default), in or both]:direction:(out in both)' \
                     '--db[the database file (default\: $ENTITYIDX_DB, else ./entityidx.sqlite)]:file:_files' \
                     '--now[fix the clock (ISO-8601 with a zone), for reproducible expiry and recency]:now:' \
                     '--json[print the pipe'\''s result object as JSON]' \
@@ -133,6 +133,7 @@ _entityidx() {
                     '--now[fix the clock (ISO-8601 with a zone), for reproducible expiry and recency]:now:' \
                     '--json[print the pipe'\''s result object as JSON]' \
                     '--help[show this help]' \
+                    '1:action:(request pending ack)' \
                     '*:argument:' ;;
                 state) _arguments \
                     '--db[the database file (default\: $ENTITYIDX_DB, else ./entityidx.sqlite)]:file:_files' \
@@ -166,9 +167,9 @@ _entityidx() {
                     '--now[fix the clock (ISO-8601 with a zone), for reproducible expiry and recency]:now:' \
                     '--json[print the pipe'\''s result object as JSON]' \
                     '--help[show this help]' \
-                    '*:argument:' ;;
+                    '1:file:_files' ;;
                 drill) _arguments \
-                    '--restore[the records the app'\''s reindex delegate pushes back (a JSON array or NDJSON; - for stdin)]:restore:' \
+                    '--restore[the records the app'\''s reindex delegate pushes back (a JSON array or NDJSON; - for stdin)]:file:_files' \
                     '--type[only entities of this type, in the index and in the file (a reindex of one type)]:type:' \
                     '--strict[exit with status 1 when an entity is missing or changed]' \
                     '--db[the database file (default\: $ENTITYIDX_DB, else ./entityidx.sqlite)]:file:_files' \
