@@ -1,5 +1,5 @@
 """`entityidx mcp` with the official MCP Python SDK, in its default (server/discover) mode and its legacy
-(initialize) mode: tools, their results against the pipe's, bad arguments, business errors, the entity resource."""
+(initialize) mode: tools, their results against the pipe's, bad arguments and business errors as tool errors, unknown tools, the entity resource."""
 import asyncio
 import json
 import os
@@ -110,10 +110,35 @@ class MCPTests(unittest.TestCase):
                 self.assertEqual(json.loads(result.content[0].text), result.structured_content, f"{mode} {tool}")
             self.assertEqual(results[2].structured_content["entities"][0]["id"], "1042")
 
-    def test_bad_arguments_are_invalid_params(self):
+    def test_bad_arguments_are_tool_errors(self):
+        """Validation errors are results with isError naming the problem (SEP-1303), the pipe's error in _meta."""
+        bad_calls = [
+            (("search", {"query": "x", "limt": 3}), 'unknown parameter "limt"'),
+            (("get", {"type": 1, "ids": []}), "type"),
+            (("query", {"type": "product", "filters": [{"property": "price", "op": "between", "value": 5}]}), "between"),
+            (("spotlight", {"query": 'title == "unclosed'}), "invalid_query"),
+            (("search", {"query": "x", "limit": "3"}), "limit"),
+            (("drill", {"records": [{"type": "order", "id": "1", "title": 7}]}), 'field "title"'),
+        ]
+
+        async def bad(client):
+            return [await client.call_tool(tool, arguments) for (tool, arguments), _ in bad_calls]
+        for mode in self.MODES:
+            results = self.run_client(mode, bad)
+            for ((tool, arguments), named), result in zip(bad_calls, results):
+                self.assertTrue(result.is_error, f"{mode} {tool} {arguments}: {result}")
+                self.assertIsNone(result.structured_content)
+                self.assertIn(named, result.content[0].text, f"{mode} {tool}")
+                error = result.meta["entityidx/error"]
+                self.assertEqual(error["code"], -32602, f"{mode} {tool}")
+                self.assertIn(error["data"]["code"], ("invalid_params", "invalid_query", "invalid_record"), f"{mode} {tool}")
+                self.assertIn(error["message"], result.content[0].text)
+            self.assertEqual(results[-1].meta["entityidx/error"]["data"]["records"][0]["field"], "title")
+
+    def test_unknown_tools_and_malformed_calls_are_invalid_params(self):
         async def bad(client):
             codes = []
-            for tool, arguments in [("search", {"query": "x", "limt": 3}), ("get", {"type": 1, "ids": []}), ("nope", {}), ("ingest", {"records": []})]:
+            for tool, arguments in [("nope", {}), ("ingest", {"records": []})]:
                 try:
                     await client.call_tool(tool, arguments)
                     codes.append(None)
@@ -122,9 +147,9 @@ class MCPTests(unittest.TestCase):
             return codes
         for mode in self.MODES:
             codes = self.run_client(mode, bad)
-            self.assertEqual([c and c[0] for c in codes], [-32602] * 4, f"{mode}: {codes}")
-            self.assertIn('unknown parameter "limt"', codes[0][1])
-            self.assertIn("--allow-writes", codes[3][1])
+            self.assertEqual([c and c[0] for c in codes], [-32602] * 2, f"{mode}: {codes}")
+            self.assertIn('unknown tool "nope"', codes[0][1])
+            self.assertIn("--allow-writes", codes[1][1])
 
     def test_business_errors_are_tool_errors(self):
         for mode in self.MODES:
@@ -132,6 +157,7 @@ class MCPTests(unittest.TestCase):
             self.assertTrue(result.is_error, mode)
             self.assertIn("not_found", result.content[0].text)
             self.assertIn("order/nope", result.content[0].text)
+            self.assertEqual(result.meta["entityidx/error"]["data"]["code"], "not_found")
 
     def test_entity_resource_template(self):
         async def read(client):
@@ -156,11 +182,7 @@ class MCPTests(unittest.TestCase):
             ingest = await client.call_tool("ingest", {"records": [{"type": "note", "id": "n1", "title": "Call the roastery"}]})
             found = await client.call_tool("search", {"query": "roastery"})
             donate = await client.call_tool("donate", {"type": "note", "id": "n1"})
-            try:
-                await client.call_tool("ingest", {"records": [{"type": "note", "id": "n2"}]})
-                invalid = None
-            except MCPError as e:
-                invalid = e.error.data
+            invalid = await client.call_tool("ingest", {"records": [{"type": "note", "id": "n2"}]})
             deleted = await client.call_tool("delete", {"type": "note"})
             return names, annotations, ingest, found, donate, invalid, deleted
         for mode in self.MODES:
@@ -173,8 +195,10 @@ class MCPTests(unittest.TestCase):
             self.assertEqual(ingest.structured_content, {"inserted": 1, "updated": 0, "unchanged": 0})
             self.assertEqual(found.structured_content["entities"][0]["id"], "n1")
             self.assertEqual(donate.structured_content, {"counted": True})
-            self.assertEqual(invalid["code"], "invalid_record")
-            self.assertEqual(invalid["records"][0]["field"], "title")
+            self.assertTrue(invalid.is_error)
+            self.assertIn('field "title"', invalid.content[0].text)
+            self.assertEqual(invalid.meta["entityidx/error"]["data"]["code"], "invalid_record")
+            self.assertEqual(invalid.meta["entityidx/error"]["data"]["records"][0]["field"], "title")
             self.assertEqual(deleted.structured_content, {"deleted": 1})
 
 

@@ -12,7 +12,8 @@ import Testing
     func server(allowWrites: Bool = false) throws -> MCPServer {
         let store = try TestSupport.store()
         let handler = RequestHandler(store: store, clock: { Timestamp.parse("2026-03-02T09:00:00Z")! })
-        _ = try handler.call("ingest", ["records": [TestSupport.record("doc", "a/b c", "Slash and space")]])
+        _ = try handler.call(
+            "ingest", ["records": [TestSupport.record("doc", "a/b c", "Slash and space", [("properties", ["n": 1])])]])
         return MCPServer(handler: handler, allowWrites: allowWrites)
     }
 
@@ -85,5 +86,38 @@ import Testing
             s,
             #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get","arguments":[],"# + Self.meta + "}}")
         #expect(args?["error"]?["code"] == JSONValue(-32602))
+    }
+
+    @Test func badArgumentsAreToolErrorsAndUnknownToolsProtocolErrors() throws {
+        let s = try server()
+        let call = { (name: String, arguments: String) in
+            self.answer(
+                s,
+                #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":""# + name + #"","arguments":"#
+                    + arguments + "," + Self.meta + "}}")
+        }
+        for (name, arguments, named) in [
+            ("search", #"{"query":"x","limt":3}"#, #"unknown parameter "limt""#),
+            ("search", #"{"query":"x","limit":"3"}"#, "limit"),
+            ("query", #"{"type":"doc","filters":[{"property":"n","op":"between","value":5}]}"#, "between"),
+            ("query", #"{"type":"doc","filters":[{"property":"m","op":"eq","value":5}]}"#, #"unknown property "m""#),
+            ("spotlight", #"{"query":"title == \"open"}"#, "invalid_query"),
+            ("drill", #"{"records":[{"type":"doc","id":"1","title":7}]}"#, #"field "title""#),
+            ("related", #"{"type":"doc","id":"none"}"#, "not_found"),
+        ] {
+            let result = try #require(call(name, arguments)?["result"], "\(name) \(arguments)")
+            #expect(result["isError"] == true, "\(name) \(arguments)")
+            #expect(result["structuredContent"] == nil)
+            let text = try #require(result["content"]?.array?.first?["text"]?.string)
+            #expect(text.contains(named), "\(text)")
+            let error = try #require(result["_meta"]?["entityidx/error"])
+            #expect(error["message"]?.string.map(text.contains) == true)
+            #expect(error["data"]?["code"] != nil)
+        }
+        let drill = call("drill", #"{"records":[{"type":"doc","id":"1","title":7}]}"#)
+        #expect(drill?["result"]?["_meta"]?["entityidx/error"]?["data"]?["records"]?.array?.first?["field"] == "title")
+        #expect(call("nope", "{}")?["error"]?["code"] == JSONValue(-32602))
+        #expect(call("ingest", #"{"records":[]}"#)?["error"]?["code"] == JSONValue(-32602), "writes need permission")
+        #expect(call("get", "[]")?["error"]?["code"] == JSONValue(-32602))
     }
 }
