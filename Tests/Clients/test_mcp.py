@@ -6,10 +6,12 @@ import os
 import select
 import shutil
 import subprocess
+import tempfile
 import time
 import unittest
 
 from mcp import Client, StdioServerParameters
+from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import MCPError
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 
@@ -203,14 +205,47 @@ class MCPTests(unittest.TestCase):
 
 
 class MCPStdioTests(unittest.TestCase):
-    """The raw stream: only protocol messages on stdout, unknown methods at once, tools/list soon after start."""
+    """The raw stream: only protocol messages on stdout, unknown methods at once, tools/list soon after start; a
+    read-only server on a missing index."""
 
     def start(self, db):
         return subprocess.Popen([support.BINARY, "--db", db, "mcp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE)
 
-    def test_stdout_has_only_protocol_messages(self):
+    def existing_db(self):
         db = support.fresh_db()
+        subprocess.run([support.BINARY, "--db", db, "ingest", "-"], input=b"[]", check=True, capture_output=True)
+        return db
+
+    def test_read_only_on_a_missing_index_is_no_index_and_creates_nothing(self):
+        db = support.fresh_db()
+        p = subprocess.run([support.BINARY, "--db", db, "mcp"], input=b"", capture_output=True, timeout=10)
+        self.assertEqual(p.returncode, 1)
+        self.assertEqual(p.stdout, b"")
+        self.assertEqual(p.stderr.decode(), f"error: no index at {db}; run entityidx ingest first\n")
+        search = subprocess.run([support.BINARY, "--db", db, "search", "x"], capture_output=True, timeout=10)
+        self.assertEqual((p.returncode, p.stderr), (search.returncode, search.stderr), "as the reading commands")
+        as_json = subprocess.run([support.BINARY, "--db", db, "--json", "mcp"], input=b"", capture_output=True, timeout=10)
+        self.assertEqual(json.loads(as_json.stderr)["data"]["code"], "no_index")
+        self.assertFalse(os.path.exists(db), "nothing created")
+        self.assertEqual(os.listdir(os.path.dirname(db)), [])
+        # The official client sees the server end before it answers, with the message on the server's stderr.
+        async def connect(errlog):
+            params = StdioServerParameters(command=support.BINARY, args=["--db", db, "mcp"])
+            async with Client(stdio_client(params, errlog=errlog)) as client:
+                return await client.list_tools()
+        with tempfile.TemporaryFile("w+") as errlog:
+            with self.assertRaises(BaseException):
+                asyncio.run(asyncio.wait_for(connect(errlog), 30))
+            errlog.seek(0)
+            self.assertIn("no index at", errlog.read())
+        self.assertFalse(os.path.exists(db), "nothing created")
+        p = subprocess.run([support.BINARY, "--db", db, "mcp", "--allow-writes"], input=b"", capture_output=True, timeout=10)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertTrue(os.path.exists(db), "--allow-writes creates the index")
+
+    def test_stdout_has_only_protocol_messages(self):
+        db = self.existing_db()
         meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}
         lines = [
             {"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": meta}},
@@ -241,8 +276,7 @@ class MCPStdioTests(unittest.TestCase):
         self.assertEqual(len(responses), 9)
 
     def test_tools_list_within_50_ms_of_start(self):
-        db = support.fresh_db()
-        subprocess.run([support.BINARY, "--db", db, "ingest", "-"], input=b"[]", check=True, capture_output=True)
+        db = self.existing_db()
         request = (json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": {
             "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}}}) + "\n").encode()
         times = []
@@ -262,7 +296,7 @@ class MCPStdioTests(unittest.TestCase):
         self.assertLess(min(times), 50, times)
 
     def test_unknown_methods_are_answered_at_once(self):
-        p = self.start(support.fresh_db())
+        p = self.start(self.existing_db())
         start = time.monotonic()
         p.stdin.write(b'{"jsonrpc":"2.0","id":1,"method":"prompts/list","params":{}}\n')
         p.stdin.flush()

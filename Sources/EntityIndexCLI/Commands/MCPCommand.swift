@@ -14,13 +14,15 @@ struct MCPCommand: Command {
             as input and their result as structured content: search, get, suggest, all, query, related, complete,
             spotlight, userQuery, lint, drill, declarations, stats; ingest, delete and donate only with
             --allow-writes. Resource template:
-            entityidx://entity/{type}/{id}. Ends at end of input or on SIGINT/SIGTERM.
+            entityidx://entity/{type}/{id}. Without --allow-writes the index must exist (else no_index at start,
+            as for the reading commands); with it, it is created. Ends at end of input or on SIGINT/SIGTERM.
             """)
 
     var allowWrites: Bool
 
-    /// A server, like `pipe`: it opens (and may create) the index it serves.
-    var writes: Bool { true }
+    /// With `--allow-writes` a server like `pipe`, which may create the index it serves; read-only, a reading
+    /// command: a missing index is `no_index` at start (a mistyped `--db` creates no empty file).
+    var writes: Bool { allowWrites }
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         guard arguments.positionals.isEmpty else { throw UsageError("mcp takes no arguments", usage: Self.spec.usage) }
