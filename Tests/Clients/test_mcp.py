@@ -99,6 +99,12 @@ class MCPTests(unittest.TestCase):
                 self.assertEqual(tool.input_schema, expected, f"{mode} {tool.name} inputSchema")
                 self.assertEqual(tool.output_schema, inlined(method["result"], defs, record), f"{mode} {tool.name} outputSchema")
                 self.assertNotIn("$ref", json.dumps(tool.input_schema))
+                for name, schema in tool.input_schema.get("properties", {}).items():
+                    self.assertTrue(schema.get("description"), f"{mode} {tool.name}.{name} has no description")
+            search = {t.name: t for t in tools}["search"].input_schema["properties"]
+            self.assertEqual(search["limit"]["default"], 20)
+            self.assertIn([10, 50], search["filters"]["items"]["properties"]["value"]["examples"])
+            self.assertIn("[low, high]", search["filters"]["items"]["properties"]["value"]["description"])
 
     def test_each_tool_answers_as_the_pipe(self):
         async def calls(client):

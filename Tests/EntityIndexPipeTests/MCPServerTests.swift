@@ -32,6 +32,32 @@ import Testing
         #expect(all == readOnly + ["ingest", "delete", "donate"])
     }
 
+    @Test func everyToolParameterHasADescription() throws {
+        let listed = answer(
+            try server(allowWrites: true),
+            #"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"# + Self.meta + "}}")
+        let tools = try #require(listed?["result"]?["tools"]?.array)
+        var parameters = 0
+        for tool in tools {
+            let name = tool["name"]?.string ?? "?"
+            for (parameter, schema) in tool["inputSchema"]?["properties"]?.object ?? JSONObject() {
+                parameters += 1
+                #expect(schema["description"]?.string?.isEmpty == false, "\(name).\(parameter) has no description")
+                // The objects of filters, sort and declarations too (records carry the record schema).
+                guard parameter != "records" else { continue }
+                for (field, inner) in schema["items"]?["properties"]?.object ?? JSONObject() {
+                    #expect(inner["description"]?.string?.isEmpty == false, "\(name).\(parameter).\(field)")
+                }
+            }
+        }
+        #expect(parameters >= 43)
+        let search = try #require(tools.first { $0["name"] == "search" }?["inputSchema"]?["properties"])
+        #expect(search["limit"]?["default"] == JSONValue(20))
+        #expect(search["limit"]?["maximum"] == JSONValue(10_000), "the definition's keywords stay beside it")
+        let value = search["filters"]?["items"]?["properties"]?["value"]
+        #expect(value?["examples"]?.array?.contains([10, 50]) == true, "between takes [low, high]")
+    }
+
     @Test func resourceURIsArePercentDecoded() throws {
         let s = try server()
         let read = answer(
