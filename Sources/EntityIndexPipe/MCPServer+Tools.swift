@@ -9,15 +9,19 @@ extension MCPServer {
         guard let name = params["name"]?.string else {
             return .error(RPCError(code: -32602, message: "tools/call: \"name\" must be a tool name"))
         }
-        guard let tool = tools.first(where: { $0.method == name }) else {
-            let writes =
-                MCPTool.catalog.contains { $0.method == name && $0.writes }
-                ? " (writes need `entityidx mcp --allow-writes`)" : ""
+        guard let tool = tools.first(where: { $0.name == name }) else {
+            // A pipe method's name points to its tool; a write tool says what it needs.
+            var notes: [String] = []
+            if let known = MCPTool.catalog.first(where: { $0.name == name || $0.method == name }) {
+                if known.name != name { notes.append("did you mean \"\(known.name)\"?") }
+                if known.writes { notes.append("writes need `entityidx mcp --allow-writes`") }
+            }
+            let hint = notes.isEmpty ? "" : " (\(notes.joined(separator: " ")))"
             return .error(
                 RPCError(
                     code: -32602,
                     message:
-                        "unknown tool \(RPCError.quoted(name))\(writes); tools: \(tools.map(\.method).joined(separator: ", "))"
+                        "unknown tool \(RPCError.quoted(name))\(hint); tools: \(tools.map(\.name).joined(separator: ", "))"
                 ))
         }
         let arguments = params["arguments"] ?? [:]

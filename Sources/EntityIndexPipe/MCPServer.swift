@@ -20,10 +20,10 @@ public final class MCPServer: RPCService {
     /// The `_meta` key of a failed tool call's pipe error (`{code, message, data}`).
     static let errorKey = "entityidx/error"
     static let instructions = """
-        An index of the app's entities (orders, products, customers, …) with Spotlight-style search. Use search for \
-        words, ids and codes (typo-tolerant, best first), query for property filters and sorting, get for known ids, \
-        related for linked entities, stats for the types present. Entities are also resources: \
-        entityidx://entity/{type}/{id}.
+        An index of the app's entities (orders, products, customers, …) with Spotlight-style search. Use \
+        search_entities for words, ids and codes (typo-tolerant, best first), query_entities for property filters \
+        and sorting, get_entities for known ids, get_related_entities for linked entities, index_stats for the \
+        types present. Entities are also resources: entityidx://entity/{type}/{id}.
         """
 
     let handler: RequestHandler
@@ -79,7 +79,7 @@ public final class MCPServer: RPCService {
         switch request.method {
         case "initialize": false
         case "tools/call":
-            tools.first { $0.method == request.params?["name"]?.string }.map { !$0.writes } ?? true
+            tools.first { $0.name == request.params?["name"]?.string }.map { !$0.writes } ?? true
         default: true
         }
     }

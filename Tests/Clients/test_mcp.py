@@ -17,28 +17,31 @@ from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 
 import support
 
-READ_TOOLS = ["search", "get", "suggest", "all", "query", "related", "complete", "spotlight", "userQuery", "lint", "drill",
-              "declarations", "stats"]
-WRITE_TOOLS = ["ingest", "delete", "donate"]
-# One call of each read tool: (tool, arguments).
+# Tool name: pipe method.
+READ_TOOLS = {"search_entities": "search", "get_entities": "get", "suggest_entities": "suggest", "list_entities": "all",
+              "query_entities": "query", "get_related_entities": "related", "complete_word": "complete",
+              "spotlight_query": "spotlight", "user_query": "userQuery", "lint_records": "lint", "drill_reindex": "drill",
+              "list_declarations": "declarations", "index_stats": "stats"}
+WRITE_TOOLS = {"ingest_records": "ingest", "delete_entities": "delete", "donate_interaction": "donate"}
+# One call of each read tool: (tool, arguments); the pipe gets the same arguments.
 READ_CALLS = [
-    ("search", {"query": "1042", "limit": 5}),
-    ("search", {"query": "tea", "type": "product", "filters": [{"property": "price", "op": "lt", "value": 50}]}),
-    ("get", {"type": "order", "ids": ["1042", "missing", 7]}),
-    ("suggest", {"limit": 5}),
-    ("all", {"type": "product", "limit": 3}),
-    ("query", {"type": "order", "filters": [{"property": "status", "op": "eq", "value": "shipped"}],
-               "sort": [{"property": "total", "order": "desc"}], "limit": 5}),
-    ("related", {"type": "order", "id": "1042"}),
-    ("complete", {"prefix": "wid"}),
-    ("spotlight", {"query": 'title == "*widget*"c || price < 10', "fetchAttributes": ["title", "price"]}),
-    ("spotlight", {"query": 'status == "shipped"c', "type": "order", "limit": 3}),
-    ("userQuery", {"query": "wid", "maxItems": 3, "maxSuggestions": 3}),
-    ("lint", {"records": [{"type": "order", "id": "1042", "title": "Order #1042-A"}, {"type": "order", "id": "x"}]}),
-    ("lint", {}),
-    ("drill", {"records": support.sample_records()[:5], "type": "customer"}),
-    ("declarations", {}),
-    ("stats", {}),
+    ("search_entities", {"query": "1042", "limit": 5}),
+    ("search_entities", {"query": "tea", "type": "product", "filters": [{"property": "price", "op": "lt", "value": 50}]}),
+    ("get_entities", {"type": "order", "ids": ["1042", "missing", 7]}),
+    ("suggest_entities", {"limit": 5}),
+    ("list_entities", {"type": "product", "limit": 3}),
+    ("query_entities", {"type": "order", "filters": [{"property": "status", "op": "eq", "value": "shipped"}],
+                        "sort": [{"property": "total", "order": "desc"}], "limit": 5}),
+    ("get_related_entities", {"type": "order", "id": "1042"}),
+    ("complete_word", {"prefix": "wid"}),
+    ("spotlight_query", {"query": 'title == "*widget*"c || price < 10', "fetchAttributes": ["title", "price"]}),
+    ("spotlight_query", {"query": 'status == "shipped"c', "type": "order", "limit": 3}),
+    ("user_query", {"query": "wid", "maxItems": 3, "maxSuggestions": 3}),
+    ("lint_records", {"records": [{"type": "order", "id": "1042", "title": "Order #1042-A"}, {"type": "order", "id": "x"}]}),
+    ("lint_records", {}),
+    ("drill_reindex", {"records": support.sample_records()[:5], "type": "customer"}),
+    ("list_declarations", {}),
+    ("index_stats", {}),
 ]
 
 
@@ -65,7 +68,7 @@ class MCPTests(unittest.TestCase):
         pipe = support.LineClient(cls.db, "pipe")
         _, error = pipe.call("ingest", {"records": support.sample_records()})
         assert error is None, error
-        cls.pipe_results = [pipe.call(tool, arguments) for tool, arguments in READ_CALLS]
+        cls.pipe_results = [pipe.call(READ_TOOLS[tool], arguments) for tool, arguments in READ_CALLS]
         pipe.close()
 
     def server(self, *extra, db=None):
@@ -90,9 +93,9 @@ class MCPTests(unittest.TestCase):
         record = {k: v for k, v in record.items() if k not in ("$schema", "$id")}
         for mode in self.MODES:
             tools = self.run_client(mode, lambda c: c.list_tools()).tools
-            self.assertEqual([t.name for t in tools], READ_TOOLS, mode)
+            self.assertEqual([t.name for t in tools], list(READ_TOOLS), mode)
             for tool in tools:
-                method = support.PIPE_SCHEMA["methods"][tool.name]
+                method = support.PIPE_SCHEMA["methods"][READ_TOOLS[tool.name]]
                 self.assertTrue(tool.annotations.read_only_hint, tool.name)
                 self.assertEqual(tool.description, method["description"])
                 expected = inlined(method["params"], defs, record)
@@ -101,7 +104,7 @@ class MCPTests(unittest.TestCase):
                 self.assertNotIn("$ref", json.dumps(tool.input_schema))
                 for name, schema in tool.input_schema.get("properties", {}).items():
                     self.assertTrue(schema.get("description"), f"{mode} {tool.name}.{name} has no description")
-            search = {t.name: t for t in tools}["search"].input_schema["properties"]
+            search = {t.name: t for t in tools}["search_entities"].input_schema["properties"]
             self.assertEqual(search["limit"]["default"], 20)
             self.assertIn([10, 50], search["filters"]["items"]["properties"]["value"]["examples"])
             self.assertIn("[low, high]", search["filters"]["items"]["properties"]["value"]["description"])
@@ -121,12 +124,12 @@ class MCPTests(unittest.TestCase):
     def test_bad_arguments_are_tool_errors(self):
         """Validation errors are results with isError naming the problem (SEP-1303), the pipe's error in _meta."""
         bad_calls = [
-            (("search", {"query": "x", "limt": 3}), 'unknown parameter "limt"'),
-            (("get", {"type": 1, "ids": []}), "type"),
-            (("query", {"type": "product", "filters": [{"property": "price", "op": "between", "value": 5}]}), "between"),
-            (("spotlight", {"query": 'title == "unclosed'}), "invalid_query"),
-            (("search", {"query": "x", "limit": "3"}), "limit"),
-            (("drill", {"records": [{"type": "order", "id": "1", "title": 7}]}), 'field "title"'),
+            (("search_entities", {"query": "x", "limt": 3}), 'unknown parameter "limt"'),
+            (("get_entities", {"type": 1, "ids": []}), "type"),
+            (("query_entities", {"type": "product", "filters": [{"property": "price", "op": "between", "value": 5}]}), "between"),
+            (("spotlight_query", {"query": 'title == "unclosed'}), "invalid_query"),
+            (("search_entities", {"query": "x", "limit": "3"}), "limit"),
+            (("drill_reindex", {"records": [{"type": "order", "id": "1", "title": 7}]}), 'field "title"'),
         ]
 
         async def bad(client):
@@ -146,7 +149,7 @@ class MCPTests(unittest.TestCase):
     def test_unknown_tools_and_malformed_calls_are_invalid_params(self):
         async def bad(client):
             codes = []
-            for tool, arguments in [("nope", {}), ("ingest", {"records": []})]:
+            for tool, arguments in [("nope", {}), ("ingest_records", {"records": []}), ("search", {"query": "x"})]:
                 try:
                     await client.call_tool(tool, arguments)
                     codes.append(None)
@@ -155,13 +158,14 @@ class MCPTests(unittest.TestCase):
             return codes
         for mode in self.MODES:
             codes = self.run_client(mode, bad)
-            self.assertEqual([c and c[0] for c in codes], [-32602] * 2, f"{mode}: {codes}")
+            self.assertEqual([c and c[0] for c in codes], [-32602] * 3, f"{mode}: {codes}")
             self.assertIn('unknown tool "nope"', codes[0][1])
             self.assertIn("--allow-writes", codes[1][1])
+            self.assertIn('did you mean "search_entities"?', codes[2][1], "a pipe method name points to its tool")
 
     def test_business_errors_are_tool_errors(self):
         for mode in self.MODES:
-            result = self.run_client(mode, lambda c: c.call_tool("related", {"type": "order", "id": "nope"}))
+            result = self.run_client(mode, lambda c: c.call_tool("get_related_entities", {"type": "order", "id": "nope"}))
             self.assertTrue(result.is_error, mode)
             self.assertIn("not_found", result.content[0].text)
             self.assertIn("order/nope", result.content[0].text)
@@ -187,19 +191,19 @@ class MCPTests(unittest.TestCase):
         async def writes(client):
             names = [t.name for t in (await client.list_tools()).tools]
             annotations = {t.name: t.annotations for t in (await client.list_tools()).tools}
-            ingest = await client.call_tool("ingest", {"records": [{"type": "note", "id": "n1", "title": "Call the roastery"}]})
-            found = await client.call_tool("search", {"query": "roastery"})
-            donate = await client.call_tool("donate", {"type": "note", "id": "n1"})
-            invalid = await client.call_tool("ingest", {"records": [{"type": "note", "id": "n2"}]})
-            deleted = await client.call_tool("delete", {"type": "note"})
+            ingest = await client.call_tool("ingest_records", {"records": [{"type": "note", "id": "n1", "title": "Call the roastery"}]})
+            found = await client.call_tool("search_entities", {"query": "roastery"})
+            donate = await client.call_tool("donate_interaction", {"type": "note", "id": "n1"})
+            invalid = await client.call_tool("ingest_records", {"records": [{"type": "note", "id": "n2"}]})
+            deleted = await client.call_tool("delete_entities", {"type": "note"})
             return names, annotations, ingest, found, donate, invalid, deleted
         for mode in self.MODES:
             db = support.fresh_db()
             shutil.copy(self.db, db)
             names, annotations, ingest, found, donate, invalid, deleted = self.run_client(mode, writes, "--allow-writes", db=db)
-            self.assertEqual(names, READ_TOOLS + WRITE_TOOLS)
-            self.assertFalse(annotations["delete"].read_only_hint)
-            self.assertTrue(annotations["delete"].destructive_hint)
+            self.assertEqual(names, list(READ_TOOLS) + list(WRITE_TOOLS))
+            self.assertFalse(annotations["delete_entities"].read_only_hint)
+            self.assertTrue(annotations["delete_entities"].destructive_hint)
             self.assertEqual(ingest.structured_content, {"inserted": 1, "updated": 0, "unchanged": 0})
             self.assertEqual(found.structured_content["entities"][0]["id"], "n1")
             self.assertEqual(donate.structured_content, {"counted": True})
@@ -262,7 +266,7 @@ class MCPStdioTests(unittest.TestCase):
             {"jsonrpc": "2.0", "id": 6, "method": "initialize", "params": {"protocolVersion": "2024-11-05", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
             {"jsonrpc": "2.0", "method": "notifications/initialized"},
             {"jsonrpc": "2.0", "id": 7, "method": "ping"},
-            {"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {"name": "stats", "arguments": {}}},
+            {"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {"name": "index_stats", "arguments": {}}},
         ]
         p = self.start(db)
         out, err = p.communicate(("\n".join(json.dumps(m) for m in lines) + "\nnot json\n").encode(), timeout=10)
