@@ -24,6 +24,7 @@ out=Sources/EntityIndex/Store/Schema+Generated.swift
 } > "$out"
 out=Sources/EntityIndexPipe/PipeSchema+Generated.swift
 {
+  echo "// swift-format-ignore-file"
   echo "// Generated from schema/pipe.schema.json and schema/record.schema.json by scripts/gen-schema.sh. Do not edit."
   echo ""
   echo "extension PipeSchema {"

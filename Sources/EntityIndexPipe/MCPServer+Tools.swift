@@ -9,15 +9,19 @@ extension MCPServer {
         guard let name = params["name"]?.string else {
             return .error(RPCError(code: -32602, message: "tools/call: \"name\" must be a tool name"))
         }
-        guard let tool = tools.first(where: { $0.method == name }) else {
-            let writes =
-                MCPTool.catalog.contains { $0.method == name && $0.writes }
-                ? " (writes need `entityidx mcp --allow-writes`)" : ""
+        guard let tool = tools.first(where: { $0.name == name }) else {
+            // A pipe method's name points to its tool; a write tool says what it needs.
+            var notes: [String] = []
+            if let known = MCPTool.catalog.first(where: { $0.name == name || $0.method == name }) {
+                if known.name != name { notes.append("did you mean \"\(known.name)\"?") }
+                if known.writes { notes.append("writes need `entityidx mcp --allow-writes`") }
+            }
+            let hint = notes.isEmpty ? "" : " (\(notes.joined(separator: " ")))"
             return .error(
                 RPCError(
                     code: -32602,
                     message:
-                        "unknown tool \(RPCError.quoted(name))\(writes); tools: \(tools.map(\.method).joined(separator: ", "))"
+                        "unknown tool \(RPCError.quoted(name))\(hint); tools: \(tools.map(\.name).joined(separator: ", "))"
                 ))
         }
         let arguments = params["arguments"] ?? [:]
@@ -34,15 +38,7 @@ extension MCPServer {
         do {
             result = try handler.call(tool.method, arguments)
         } catch {
-            if error.isInvalidInput {
-                return .error(RPCError(code: -32602, message: error.message, data: RPCError(error).data))
-            }
-            let content: [(key: String, value: JSONValue)] = [
-                ("content", [["type": "text", "text": .string("\(error.code.rawValue): \(error.message)")]]),
-                ("isError", true),
-            ]
-            return RPCAnswer(
-                .success(.object(modern(content, ttlMs: nil))), outOfRoom: error.code == .resourceExhausted)
+            return RPCAnswer(.success(.object(toolError(error))), outOfRoom: error.code == .resourceExhausted)
         }
         let text: [UInt8]
         switch RPCEndpoint.encode(result, limit: room / 2) {
@@ -60,6 +56,22 @@ extension MCPServer {
             ("structuredContent", result), ("isError", false),
         ]
         return .result(.object(modern(content, ttlMs: nil)))
+    }
+
+    /// A failed call as a tool result (SEP-1303): bad arguments as much as a missing entity, so that the model sees
+    /// what to fix. The text is the pipe's code, message and record problems; `_meta` carries the pipe's error
+    /// object, `data.records` included (not `structuredContent`, which would have to match the output schema).
+    func toolError(_ error: EntityIndexError) -> JSONObject {
+        var text = "\(error.code.rawValue): \(error.message)"
+        for problem in error.details where !error.message.contains(problem.description) {
+            text += "\n\(problem.description)"
+        }
+        let content: [(key: String, value: JSONValue)] = [
+            ("content", [["type": "text", "text": .string(text)]]),
+            ("isError", true),
+            ("_meta", .object(JSONObject([(Self.errorKey, RPCError(error).json)]))),
+        ]
+        return modern(content, ttlMs: nil)
     }
 
     // MARK: - Resources

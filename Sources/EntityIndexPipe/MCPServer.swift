@@ -8,19 +8,22 @@ import JSONRPC
 /// (https://modelcontextprotocol.io/specification/2025-11-25/basic/transports); the envelope, batches, the response
 /// bound, memory checks and signals are the JSON-RPC layer's (`RPCEndpoint`, `RPCStreamServer`), as for the pipe. Both eras are served: an
 /// `initialize` handshake (2024-11-05 to 2025-11-25) makes the connection legacy; without one, each request is
-/// stateless 2026-07-28 and carries its protocol version and client capabilities in `_meta`. Tool failures the
-/// model can act on (`not_found`, a storage error) are results with `isError`; bad arguments are -32602.
+/// stateless 2026-07-28 and carries its protocol version and client capabilities in `_meta`. A tool's failures,
+/// bad arguments included, are results with `isError` (the model sees them and can correct the call); an unknown
+/// tool and a `tools/call` whose `name` or `arguments` is malformed are -32602.
 public final class MCPServer: RPCService {
     public static let legacyVersions = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"]
     public static let modernVersions = ["2026-07-28"]
     static let versionKey = "io.modelcontextprotocol/protocolVersion"
     static let capabilitiesKey = "io.modelcontextprotocol/clientCapabilities"
     static let serverInfoKey = "io.modelcontextprotocol/serverInfo"
+    /// The `_meta` key of a failed tool call's pipe error (`{code, message, data}`).
+    static let errorKey = "entityidx/error"
     static let instructions = """
-        An index of the app's entities (orders, products, customers, …) with Spotlight-style search. Use search for \
-        words, ids and codes (typo-tolerant, best first), query for property filters and sorting, get for known ids, \
-        related for linked entities, stats for the types present. Entities are also resources: \
-        entityidx://entity/{type}/{id}.
+        An index of the app's entities (orders, products, customers, …) with Spotlight-style search. Use \
+        search_entities for words, ids and codes (typo-tolerant, best first), query_entities for property filters \
+        and sorting, get_entities for known ids, get_related_entities for linked entities, index_stats for the \
+        types present. Entities are also resources: entityidx://entity/{type}/{id}.
         """
 
     let handler: RequestHandler
@@ -76,7 +79,7 @@ public final class MCPServer: RPCService {
         switch request.method {
         case "initialize": false
         case "tools/call":
-            tools.first { $0.method == request.params?["name"]?.string }.map { !$0.writes } ?? true
+            tools.first { $0.name == request.params?["name"]?.string }.map { !$0.writes } ?? true
         default: true
         }
     }

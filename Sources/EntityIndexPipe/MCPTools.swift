@@ -3,38 +3,46 @@ import JSON
 
 /// The pipe methods an MCP client can call as tools, and how they are described.
 ///
-/// Each tool is named like its pipe method, takes the method's params (from `schema/pipe.schema.json`) as its
-/// `inputSchema` and returns the method's result as `structuredContent`. Only the methods listed here are tools;
-/// one that this binary does not have (`RequestHandler.knows`) is left out, so the list follows the method list.
+/// Each tool has a snake_case verb_noun name (`search_entities` for the pipe's `search`), takes the method's params
+/// (from `schema/pipe.schema.json`) as its `inputSchema` and returns the method's result as `structuredContent`.
+/// Only the methods listed here are tools; one that this binary does not have (`RequestHandler.knows`) is left out,
+/// so the list follows the method list.
 struct MCPTool {
+    let name: String
     let method: String
     let title: String
     let writes: Bool
     let destructive: Bool
     let idempotent: Bool
 
-    static func read(_ method: String, _ title: String) -> MCPTool {
-        MCPTool(method: method, title: title, writes: false, destructive: false, idempotent: true)
+    static func read(_ name: String, _ method: String, _ title: String) -> MCPTool {
+        MCPTool(name: name, method: method, title: title, writes: false, destructive: false, idempotent: true)
     }
 
     static let catalog: [MCPTool] = [
-        .read("search", "Search entities"),
-        .read("get", "Get entities by id"),
-        .read("suggest", "Suggested entities"),
-        .read("all", "All entities of a type"),
-        .read("query", "Query entities by property"),
-        .read("related", "Related entities"),
-        .read("complete", "Complete a word"),
-        .read("spotlight", "Spotlight query"),
-        .read("userQuery", "User query"),
-        .read("lint", "Check records before pushing"),
-        .read("drill", "Reindex drill"),
-        .read("declarations", "Declared property types"),
-        .read("stats", "Index statistics"),
+        .read("search_entities", "search", "Search entities"),
+        .read("get_entities", "get", "Get entities by id"),
+        .read("suggest_entities", "suggest", "Suggested entities"),
+        .read("list_entities", "all", "All entities of a type"),
+        .read("query_entities", "query", "Query entities by property"),
+        .read("get_related_entities", "related", "Related entities"),
+        .read("complete_word", "complete", "Complete a word"),
+        .read("spotlight_query", "spotlight", "Spotlight query"),
+        .read("user_query", "userQuery", "User query"),
+        .read("lint_records", "lint", "Check records before pushing"),
+        .read("drill_reindex", "drill", "Reindex drill"),
+        .read("list_declarations", "declarations", "Declared property types"),
+        .read("index_stats", "stats", "Index statistics"),
         // Writes, listed only with --allow-writes. An ingest replaces entities of the same type and id.
-        MCPTool(method: "ingest", title: "Ingest records", writes: true, destructive: true, idempotent: true),
-        MCPTool(method: "delete", title: "Delete entities", writes: true, destructive: true, idempotent: true),
-        MCPTool(method: "donate", title: "Donate an interaction", writes: true, destructive: false, idempotent: false),
+        MCPTool(
+            name: "ingest_records", method: "ingest", title: "Ingest records", writes: true, destructive: true,
+            idempotent: true),
+        MCPTool(
+            name: "delete_entities", method: "delete", title: "Delete entities", writes: true, destructive: true,
+            idempotent: true),
+        MCPTool(
+            name: "donate_interaction", method: "donate", title: "Donate an interaction", writes: true,
+            destructive: false, idempotent: false),
     ]
 
     /// The tools a server offers: those of this binary's methods, writes only when allowed.
@@ -51,7 +59,7 @@ struct MCPTool {
             annotations["idempotentHint"] = .bool(idempotent)
         }
         annotations["openWorldHint"] = false
-        var tool = JSONObject([("name", .string(method)), ("title", .string(title))])
+        var tool = JSONObject([("name", .string(name)), ("title", .string(title))])
         tool["description"] = entry["description"] ?? .string(title)
         tool["inputSchema"] = Self.objectSchema(PipeSchema.inlined(entry["params"] ?? [:]))
         tool["outputSchema"] = Self.objectSchema(PipeSchema.inlined(entry["result"] ?? [:]))

@@ -55,7 +55,7 @@ public enum OpenRPC {
         ]
     }
 
-    /// One by-name content descriptor per property of a params schema, in schema order.
+    /// One by-name content descriptor per property of a params schema, in schema order, with its description.
     static func params(_ schema: JSONValue) -> [JSONValue] {
         var object = schema
         if let ref = schema["$ref"]?.string, let name = PipeSchema.definitionName(ref) {
@@ -63,10 +63,11 @@ public enum OpenRPC {
         }
         let required = Set(object["required"]?.array?.compactMap(\.string) ?? [])
         return (object["properties"]?.object ?? JSONObject()).map { pair in
-            [
-                "name": .string(pair.key), "required": .bool(required.contains(pair.key)),
-                "schema": components(pair.value),
-            ]
+            var descriptor = JSONObject([("name", .string(pair.key))])
+            if let description = pair.value["description"] { descriptor["description"] = description }
+            descriptor["required"] = .bool(required.contains(pair.key))
+            descriptor["schema"] = components(pair.value)
+            return .object(descriptor)
         }
     }
 

@@ -1,297 +1,338 @@
+// swift-format-ignore-file
 // Generated from schema/pipe.schema.json and schema/record.schema.json by scripts/gen-schema.sh. Do not edit.
 
 extension PipeSchema {
     static let pipeText = #"""
-        {
-          "$schema": "https://json-schema.org/draft/2020-12/schema",
-          "$id": "https://entityidx.dev/schema/pipe.schema.json",
-          "title": "entityidx pipe (JSON-RPC 2.0)",
-          "description": "Requests, responses, and for each method its params and result. `methods.M.params` and `methods.M.result` are schemas; `$defs.request` and `$defs.response` describe the envelope. Entities are records as ingested (record.schema.json) plus what a method adds.",
-          "$defs": {
-            "id": {"type": ["string", "number", "null"]},
-            "request": {
-              "type": "object",
-              "required": ["jsonrpc", "method"],
-              "properties": {
-                "jsonrpc": {"const": "2.0"},
-                "id": {"$ref": "#/$defs/id"},
-                "method": {"enum": ["ingest", "get", "search", "suggest", "all", "query", "related", "delete", "donate", "batch.begin", "batch.end", "state", "reindex.request", "reindex.pending", "reindex.ack", "stats", "declare", "declarations", "complete", "lint", "drill", "rpc.discover", "spotlight", "userQuery"]},
-                "params": {"type": "object"}
-              }
-            },
-            "response": {
-              "oneOf": [
-                {"type": "object", "required": ["jsonrpc", "id", "result"], "additionalProperties": false,
-                 "properties": {"jsonrpc": {"const": "2.0"}, "id": {"$ref": "#/$defs/id"}, "result": {}}},
-                {"type": "object", "required": ["jsonrpc", "id", "error"], "additionalProperties": false,
-                 "properties": {"jsonrpc": {"const": "2.0"}, "id": {"$ref": "#/$defs/id"}, "error": {"$ref": "#/$defs/error"}}}
-              ]
-            },
-            "error": {
-              "type": "object",
-              "required": ["code", "message", "data"],
-              "additionalProperties": false,
-              "properties": {
-                "code": {"enum": [-32700, -32600, -32601, -32602, -32000]},
-                "message": {"type": "string", "minLength": 1},
-                "data": {
-                  "type": "object",
-                  "required": ["code"],
-                  "additionalProperties": false,
-                  "properties": {
-                    "code": {"type": "string", "pattern": "^[a-z_]+$"},
-                    "records": {"type": "array", "items": {"$ref": "#/$defs/recordProblem"}},
-                    "character": {"type": "integer", "minimum": 1, "description": "invalid_query: the 1-based character of the query where the problem is"}
-                  }
-                }
-              }
-            },
-            "recordProblem": {"type": "object", "required": ["position", "problem"], "additionalProperties": false,
-              "properties": {"position": {"type": "integer"}, "line": {"type": "integer"}, "entity": {"type": "string"},
-                             "field": {"type": "string"}, "problem": {"type": "string"}}},
-            "typeName": {"type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[A-Za-z_][A-Za-z0-9_.-]*$"},
-            "entityId": {"oneOf": [{"type": "string", "minLength": 1}, {"type": "integer"}]},
-            "limit": {"type": "integer", "minimum": 0, "maximum": 10000},
-            "entity": {
-              "type": "object",
-              "required": ["type", "id", "title"],
-              "properties": {
-                "type": {"$ref": "#/$defs/typeName"}, "id": {"type": "string"}, "title": {"type": "string"},
-                "score": {"type": "number"}, "engagement": {"type": "number"},
-                "explain": {"type": "object"}, "highlights": {"type": "array", "items": {"type": "object", "required": ["field", "start", "end", "text"]}}
-              }
-            },
-            "entities": {
-              "type": "object", "required": ["entities"], "additionalProperties": false,
-              "properties": {"entities": {"type": "array", "items": {"$ref": "#/$defs/entity"}}}
-            },
-            "filter": {
-              "type": "object", "required": ["property", "op", "value"], "additionalProperties": false,
-              "properties": {
-                "property": {"type": "string", "minLength": 1},
-                "op": {"enum": ["eq", "ne", "lt", "le", "gt", "ge", "between", "hasPrefix", "hasSuffix", "contains", "notContains"]},
-                "value": {"type": ["string", "number", "boolean", "array"]}
-              }
-            },
-            "empty": {"type": "object", "additionalProperties": false, "properties": {}},
-            "record": {"$comment": "An entity record: record.schema.json (the OpenRPC document and the MCP tools carry it whole).", "type": "object"}
-          },
-          "methods": {
-            "ingest": {"description": "Adds or replaces records (identity is type and id); all or nothing: a bad record rejects the call and names every bad record.",
-              "params": {"type": "object", "required": ["records"], "additionalProperties": false,
-                         "properties": {"records": {"type": "array", "items": {"$ref": "#/$defs/record"}}, "skipInvalid": {"type": "boolean"}}},
-              "result": {"type": "object", "required": ["inserted", "updated", "unchanged"], "additionalProperties": false,
-                         "properties": {"inserted": {"type": "integer"}, "updated": {"type": "integer"}, "unchanged": {"type": "integer"},
-                                        "skipped": {"type": "integer"}, "problems": {"type": "array", "items": {"$ref": "#/$defs/recordProblem"}}}}
-            },
-            "get": {"description": "The entities with these ids, in the order of ids; missing ids are left out (entities(for:)).",
-              "params": {"type": "object", "required": ["type", "ids"], "additionalProperties": false,
-                         "properties": {"type": {"$ref": "#/$defs/typeName"}, "ids": {"type": "array", "items": {"$ref": "#/$defs/entityId"}}}},
-              "result": {"$ref": "#/$defs/entities"}
-            },
-            "search": {"description": "Full-text search, best first (entities(matching:)): every term must match, the last one as a prefix; typo matches only when nothing else matches; filters as in query.",
-              "params": {"type": "object", "required": ["query"], "additionalProperties": false,
-                         "properties": {"query": {"type": "string"}, "type": {"$ref": "#/$defs/typeName"}, "limit": {"$ref": "#/$defs/limit"},
-                                        "filters": {"type": "array", "items": {"$ref": "#/$defs/filter"}},
-                                        "explain": {"type": "boolean"}, "highlight": {"type": "boolean"}}},
-              "result": {"$ref": "#/$defs/entities"}
-            },
-            "complete": {"description": "Completions of a word prefix from the indexed vocabulary, with the number of entities that hold each.",
-              "params": {"type": "object", "required": ["prefix"], "additionalProperties": false,
-                         "properties": {"prefix": {"type": "string"}, "limit": {"$ref": "#/$defs/limit"}}},
-              "result": {"type": "object", "required": ["completions"], "additionalProperties": false,
-                         "properties": {"completions": {"type": "array", "items": {"type": "object", "required": ["term", "documents"], "additionalProperties": false,
-                           "properties": {"term": {"type": "string"}, "documents": {"type": "integer"}}}}}}
-            },
-            "suggest": {"description": "Suggested entities from priority, recency and donations (suggestedEntities()).",
-              "params": {"type": "object", "additionalProperties": false,
-                         "properties": {"type": {"$ref": "#/$defs/typeName"}, "limit": {"$ref": "#/$defs/limit"}}},
-              "result": {"$ref": "#/$defs/entities"}
-            },
-            "all": {"description": "Every entity of a type, a page at a time (allEntities()).",
-              "params": {"type": "object", "required": ["type"], "additionalProperties": false,
-                         "properties": {"type": {"$ref": "#/$defs/typeName"}, "limit": {"$ref": "#/$defs/limit"}, "cursor": {"type": "string"}}},
-              "result": {"type": "object", "required": ["entities"], "additionalProperties": false,
-                         "properties": {"entities": {"type": "array", "items": {"$ref": "#/$defs/entity"}}, "nextCursor": {"type": "string"}}}
-            },
-            "query": {"description": "Entities of a type whose properties match filters, sorted (EntityPropertyQuery).",
-              "params": {"type": "object", "required": ["type"], "additionalProperties": false,
-                         "properties": {"type": {"$ref": "#/$defs/typeName"}, "filters": {"type": "array", "items": {"$ref": "#/$defs/filter"}},
-                                        "mode": {"enum": ["and", "or"]}, "limit": {"$ref": "#/$defs/limit"}, "cursor": {"type": "string"},
-                                        "sort": {"type": "array", "items": {"type": "object", "required": ["property"], "additionalProperties": false,
-                                                 "properties": {"property": {"type": "string"}, "order": {"enum": ["asc", "desc"]}}}}}},
-              "result": {"type": "object", "required": ["entities"], "additionalProperties": false,
-                         "properties": {"entities": {"type": "array", "items": {"$ref": "#/$defs/entity"}}, "nextCursor": {"type": "string"}}}
-            },
-            "related": {"description": "The entities an entity lists as related (out), those that list it (in), or both. Out leaves out the listed entities the index does not hold and names them in missing.",
-              "params": {"type": "object", "required": ["type", "id"], "additionalProperties": false,
-                         "properties": {"type": {"$ref": "#/$defs/typeName"}, "id": {"$ref": "#/$defs/entityId"}, "direction": {"enum": ["out", "in", "both"]}}},
-              "result": {"type": "object", "required": ["entities"], "additionalProperties": false,
-                         "properties": {"entities": {"type": "array", "items": {"$ref": "#/$defs/entity"}},
-                                        "missing": {"type": "array", "description": "out and both: the listed entities the index does not hold (deleted, expired or never pushed), in listed order; present only when there are any",
-                                                    "items": {"type": "object", "required": ["type", "id"], "additionalProperties": false, "properties": {"type": {"type": "string"}, "id": {"type": "string"}}}}}}
-            },
-            "delete": {"description": "Deletes by type, ids, domains (a domain and its subdomains) or all; several selectors intersect.",
-              "params": {"type": "object", "additionalProperties": false,
-                         "properties": {"type": {"$ref": "#/$defs/typeName"}, "ids": {"type": "array", "items": {"$ref": "#/$defs/entityId"}},
-                                        "domains": {"type": "array", "items": {"type": "string"}}, "all": {"type": "boolean"}}},
-              "result": {"type": "object", "required": ["deleted"], "additionalProperties": false, "properties": {"deleted": {"type": "integer"}}}
-            },
-            "donate": {"description": "Records an interaction with an entity, like an intent donation; feeds suggestions.",
-              "params": {"type": "object", "required": ["type", "id"], "additionalProperties": false,
-                         "properties": {"type": {"$ref": "#/$defs/typeName"}, "id": {"$ref": "#/$defs/entityId"}}},
-              "result": {"type": "object", "additionalProperties": false, "properties": {"counted": {"type": "boolean"}}}
-            },
-            "batch.begin": {"description": "Starts a batch: the changes until batch.end apply atomically with the new client state.", "params": {"$ref": "#/$defs/empty"}, "result": {"$ref": "#/$defs/empty"}},
-            "batch.end": {"description": "Applies the batch with the new client state; a mismatched expectedClientState applies nothing.",
-              "params": {"type": "object", "required": ["clientState"], "additionalProperties": false,
-                         "properties": {"clientState": {"type": "string"}, "expectedClientState": {"type": ["string", "null"]}}},
-              "result": {"$ref": "#/$defs/empty"}
-            },
-            "state": {"description": "The client state stored by the last batch.",
-              "params": {"$ref": "#/$defs/empty"},
-              "result": {"type": "object", "required": ["clientState"], "additionalProperties": false, "properties": {"clientState": {"type": ["string", "null"]}}}
-            },
-            "reindex.request": {"description": "Records a request that the app push entities again (a type, ids, or everything).",
-              "params": {"type": "object", "additionalProperties": false,
-                         "properties": {"type": {"$ref": "#/$defs/typeName"}, "ids": {"type": "array", "items": {"$ref": "#/$defs/entityId"}}}},
-              "result": {"type": "object", "required": ["requestId"], "additionalProperties": false, "properties": {"requestId": {"type": "integer"}}}
-            },
-            "reindex.pending": {"description": "The reindex requests not yet acknowledged, with the ids not re-pushed since.",
-              "params": {"$ref": "#/$defs/empty"},
-              "result": {"type": "object", "required": ["requests"], "additionalProperties": false,
-                         "properties": {"requests": {"type": "array", "items": {"type": "object", "required": ["requestId", "createdAt", "outstanding"], "additionalProperties": false,
-                           "properties": {"requestId": {"type": "integer"}, "type": {"type": "string"}, "ids": {"type": "array", "items": {"type": "string"}},
-                                          "createdAt": {"type": "string"},
-                                          "outstanding": {"type": "array", "items": {"oneOf": [{"type": "string"},
-                                            {"type": "object", "required": ["type", "id"], "additionalProperties": false, "properties": {"type": {"type": "string"}, "id": {"type": "string"}}}]}}}}}}}
-            },
-            "reindex.ack": {"description": "Acknowledges a reindex request.",
-              "params": {"type": "object", "required": ["requestId"], "additionalProperties": false, "properties": {"requestId": {"type": "integer"}}},
-              "result": {"$ref": "#/$defs/empty"}
-            },
-            "stats": {"description": "Counts per type, hidden, expired and expiring entities, versions and sizes.",
-              "params": {"$ref": "#/$defs/empty"},
-              "result": {"type": "object", "required": ["entities", "hidden", "expired", "expiringSoon", "types", "reindexRequests", "databaseBytes", "schemaVersion", "textVersion", "sqliteVersion", "icuVersion"],
-                         "properties": {"entities": {"type": "integer"}, "hidden": {"type": "integer"}, "expired": {"type": "integer"}, "expiringSoon": {"type": "integer"},
-                                        "types": {"type": "object", "additionalProperties": {"type": "object", "required": ["entities", "hidden", "expired", "expiringSoon"]}},
-                                        "reindexRequests": {"type": "integer"}, "donations": {"type": "integer"}, "clientState": {"type": ["string", "null"]},
-                                        "databaseBytes": {"type": "integer"}, "path": {"type": "string"}, "now": {"type": "string"},
-                                        "schemaVersion": {"type": "integer"}, "textVersion": {"type": "integer"}, "sqliteVersion": {"type": "string"}, "icuVersion": {"type": "string"}}}
-            },
-            "declare": {"description": "Declares property types for an entity type (how values compare and sort).",
-              "params": {"type": "object", "required": ["type", "properties"], "additionalProperties": false,
-                         "properties": {"type": {"$ref": "#/$defs/typeName"}, "properties": {"type": "array", "items": {"type": "object", "required": ["name", "kind"], "additionalProperties": false,
-                           "properties": {"name": {"type": "string", "minLength": 1}, "kind": {"enum": ["string", "number", "integer", "boolean", "date", "strings"]},
-                                          "sortable": {"type": "boolean"}, "indexingKey": {"type": "string", "pattern": "^[A-Za-z0-9_]+$"}}}}}},
-              "result": {"type": "object", "required": ["declared"], "additionalProperties": false, "properties": {"declared": {"type": "integer"}}}
-            },
-            "declarations": {"description": "The declared property types of every entity type.",
-              "params": {"$ref": "#/$defs/empty"},
-              "result": {"type": "object", "required": ["types"], "additionalProperties": false, "properties": {"types": {"type": "object"}}}
-            },
-            "lint": {"description": "Checks records before they are pushed (against themselves and against the index as it would be after the push), or without records the whole index, for what keeps entities from Siri, Shortcuts and Spotlight; reads only. A record that is not valid is an invalid-record finding. Findings come by code, then records of the input by position, then indexed entities by type and id.",
-              "params": {"type": "object", "additionalProperties": false, "properties": {"records": {"type": "array"}, "within": {"type": "integer", "minimum": 0, "maximum": 3650, "description": "will-expire reports entities that expire within this many days (default 7)"}}},
-              "result": {"type": "object", "required": ["findings", "counts", "errors", "warnings", "records", "indexed", "withinDays"], "additionalProperties": false, "properties": {
-                "findings": {"type": "array", "items": {"type": "object", "required": ["code", "severity", "record", "message"], "additionalProperties": false, "properties": {
-                  "code": {"enum": ["invalid-record", "duplicate-key", "id-changed", "type-renamed", "will-expire", "duplicate-content", "too-large", "weak-display", "unreachable", "broken-link", "domain-overlap"]},
-                  "severity": {"enum": ["error", "warning"]},
-                  "record": {"type": "object", "additionalProperties": false, "properties": {"position": {"type": "integer"}, "line": {"type": "integer"}, "indexed": {"const": true}, "type": {"type": "string"}, "id": {"type": "string"}}},
-                  "message": {"type": "string"},
-                  "field": {"type": "string", "description": "the field of the record at fault, when it is one (invalid-record; broken-link: related[i], 0-based)"},
-                  "others": {"type": "array", "items": {"type": "object", "required": ["type", "id"], "additionalProperties": false, "properties": {"type": {"type": "string"}, "id": {"type": "string"}}}},
-                  "first": {"type": "object", "required": ["position"], "additionalProperties": false, "description": "duplicate-key: the first record of the input with the same type and id", "properties": {"position": {"type": "integer"}, "line": {"type": "integer"}, "type": {"type": "string"}, "id": {"type": "string"}}}}}},
-                "counts": {"type": "object", "additionalProperties": false, "properties": {"invalid-record": {"type": "integer"}, "duplicate-key": {"type": "integer"}, "id-changed": {"type": "integer"}, "type-renamed": {"type": "integer"}, "will-expire": {"type": "integer"}, "duplicate-content": {"type": "integer"}, "too-large": {"type": "integer"}, "weak-display": {"type": "integer"}, "unreachable": {"type": "integer"}, "broken-link": {"type": "integer"}, "domain-overlap": {"type": "integer"}}},
-                "errors": {"type": "integer"}, "warnings": {"type": "integer"}, "records": {"type": "integer"}, "indexed": {"type": "integer"}, "withinDays": {"type": "integer"}}}
-            },
-            "drill": {"description": "A reindex drill: compares what the index holds with the records the app's reindex pushes back, as if the system had lost its index; reads only. A bad record is an invalid_record error naming every bad record.",
-              "params": {"type": "object", "required": ["records"], "additionalProperties": false, "properties": {"records": {"type": "array", "items": {"$ref": "#/$defs/record"}}, "type": {"$ref": "#/$defs/typeName", "description": "only entities of this type, on both sides"}}},
-              "result": {"type": "object", "required": ["indexed", "pushed", "restored", "missing", "changed", "new", "expired", "complete"], "additionalProperties": false, "properties": {
-                "indexed": {"type": "integer"}, "pushed": {"type": "integer"}, "restored": {"type": "integer"},
-                "missing": {"type": "array", "items": {"type": "object", "required": ["type", "id"], "additionalProperties": false, "properties": {"type": {"type": "string"}, "id": {"type": "string"}}}},
-                "changed": {"type": "array", "items": {"type": "object", "required": ["type", "id", "position", "fields"], "additionalProperties": false, "properties": {"type": {"type": "string"}, "id": {"type": "string"}, "position": {"type": "integer"}, "line": {"type": "integer"}, "fields": {"type": "array", "items": {"type": "string"}}}}},
-                "new": {"type": "array", "items": {"type": "object", "required": ["type", "id", "position"], "additionalProperties": false, "properties": {"type": {"type": "string"}, "id": {"type": "string"}, "position": {"type": "integer"}, "line": {"type": "integer"}}}},
-                "expired": {"type": "array", "items": {"type": "object", "required": ["type", "id", "position"], "additionalProperties": false, "properties": {"type": {"type": "string"}, "id": {"type": "string"}, "position": {"type": "integer"}, "line": {"type": "integer"}}}},
-                "complete": {"type": "boolean"}}}
-            },
-            "rpc.discover": {"description": "The OpenRPC document of this API (schema/openrpc.json).",
-              "params": {"$ref": "#/$defs/empty"},
-              "result": {"type": "object", "required": ["openrpc", "info", "methods"], "properties": {"openrpc": {"type": "string"}, "info": {"type": "object"}, "methods": {"type": "array"}}}
-            },
-            "spotlight": {
-              "description": "A Core Spotlight query string (CSSearchQuery). An invalid query is error -32602 with data.code invalid_query and data.character. With fetchAttributes, each entity has type, id and only those attributes (under the names asked for).",
-              "params": {"type": "object", "required": ["query"], "additionalProperties": false,
-                         "properties": {"query": {"type": "string"}, "type": {"$ref": "#/$defs/typeName"}, "limit": {"$ref": "#/$defs/limit"},
-                                        "fetchAttributes": {"type": "array", "items": {"type": "string", "minLength": 1}}}},
-              "result": {"type": "object", "required": ["entities"], "additionalProperties": false,
-                         "properties": {"entities": {"type": "array", "items": {"anyOf": [
-                           {"$ref": "#/$defs/entity"},
-                           {"type": "object", "required": ["type", "id"], "properties": {"type": {"$ref": "#/$defs/typeName"}, "id": {"type": "string"}}}]}}}}
-            },
-            "userQuery": {
-              "description": "A user's typed query (CSUserQuery): items are search results for the text as typed, suggestions complete the whole typed string from matching titles, synonyms and keywords; matchedRanges are UTF-16 offsets.",
-              "params": {"type": "object", "required": ["query"], "additionalProperties": false,
-                         "properties": {"query": {"type": "string"}, "maxItems": {"$ref": "#/$defs/limit"},
-                                        "maxSuggestions": {"type": "integer", "minimum": 0, "maximum": 100}}},
-              "result": {"type": "object", "required": ["items", "suggestions"], "additionalProperties": false,
-                         "properties": {"items": {"type": "array", "items": {"$ref": "#/$defs/entity"}},
-                                        "suggestions": {"type": "array", "items": {"type": "object", "required": ["text", "matchedRanges"], "additionalProperties": false,
-                                          "properties": {"text": {"type": "string"},
-                                                         "matchedRanges": {"type": "array", "items": {"type": "object", "required": ["start", "end"], "additionalProperties": false,
-                                                           "properties": {"start": {"type": "integer", "minimum": 0}, "end": {"type": "integer", "minimum": 0}}}}}}}}}
-            }
-          }
-        }
-        """#
-
-    static let recordText = #"""
-        {
-          "$schema": "https://json-schema.org/draft/2020-12/schema",
-          "$id": "https://entityidx.dev/schema/record.schema.json",
-          "title": "entityidx entity record",
-          "description": "One entity pushed by the web layer (contract §1). null for an optional field means the field is absent.",
+{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$id": "https://entityidx.dev/schema/pipe.schema.json",
+  "title": "entityidx pipe (JSON-RPC 2.0)",
+  "description": "Requests, responses, and for each method its params and result. `methods.M.params` and `methods.M.result` are schemas; `$defs.request` and `$defs.response` describe the envelope. Entities are records as ingested (record.schema.json) plus what a method adds.",
+  "$defs": {
+    "id": {"type": ["string", "number", "null"]},
+    "request": {
+      "type": "object",
+      "required": ["jsonrpc", "method"],
+      "properties": {
+        "jsonrpc": {"const": "2.0"},
+        "id": {"$ref": "#/$defs/id"},
+        "method": {"enum": ["ingest", "get", "search", "suggest", "all", "query", "related", "delete", "donate", "batch.begin", "batch.end", "state", "reindex.request", "reindex.pending", "reindex.ack", "stats", "declare", "declarations", "complete", "lint", "drill", "rpc.discover", "spotlight", "userQuery"]},
+        "params": {"type": "object"}
+      }
+    },
+    "response": {
+      "oneOf": [
+        {"type": "object", "required": ["jsonrpc", "id", "result"], "additionalProperties": false,
+         "properties": {"jsonrpc": {"const": "2.0"}, "id": {"$ref": "#/$defs/id"}, "result": {}}},
+        {"type": "object", "required": ["jsonrpc", "id", "error"], "additionalProperties": false,
+         "properties": {"jsonrpc": {"const": "2.0"}, "id": {"$ref": "#/$defs/id"}, "error": {"$ref": "#/$defs/error"}}}
+      ]
+    },
+    "error": {
+      "type": "object",
+      "required": ["code", "message", "data"],
+      "additionalProperties": false,
+      "properties": {
+        "code": {"enum": [-32700, -32600, -32601, -32602, -32000]},
+        "message": {"type": "string", "minLength": 1},
+        "data": {
           "type": "object",
-          "required": ["type", "id", "title"],
+          "required": ["code"],
           "additionalProperties": false,
           "properties": {
-            "type": {"type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[A-Za-z_][A-Za-z0-9_.-]*$"},
-            "id": {"oneOf": [{"type": "string", "minLength": 1, "maxLength": 4096}, {"type": "integer"}]},
-            "title": {"type": "string", "minLength": 1, "pattern": "\\S"},
-            "subtitle": {"type": ["string", "null"]},
-            "synonyms": {"type": ["array", "null"], "items": {"type": "string"}},
-            "keywords": {"type": ["array", "null"], "items": {"type": "string"}},
-            "description": {"type": ["string", "null"]},
-            "properties": {
-              "type": ["object", "null"],
-              "maxProperties": 10000,
-              "additionalProperties": {
-                "anyOf": [
-                  {"type": ["string", "number", "boolean", "null"]},
-                  {"type": "array", "items": {"type": ["string", "number"]}}
-                ]
-              }
-            },
-            "domain": {"type": ["string", "null"], "pattern": "^[^.]+(\\.[^.]+)*$"},
-            "related": {
-              "type": ["array", "null"],
-              "items": {
-                "type": "object",
-                "required": ["type", "id"],
-                "additionalProperties": false,
-                "properties": {
-                  "type": {"type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[A-Za-z_][A-Za-z0-9_.-]*$"},
-                  "id": {"oneOf": [{"type": "string", "minLength": 1, "maxLength": 4096}, {"type": "integer"}]}
-                }
-              }
-            },
-            "rankingHint": {"type": ["number", "null"], "minimum": 0, "maximum": 100},
-            "priority": {"type": ["integer", "null"]},
-            "lastUsedAt": {"type": ["string", "null"], "format": "date-time", "pattern": "^\\d{4}-\\d{2}-\\d{2}[Tt ]\\d{2}:\\d{2}(:\\d{2}([.,]\\d+)?)?([Zz]|[+-]\\d{2}:?\\d{2})$"},
-            "expiresAt": {"type": ["string", "null"], "format": "date-time", "pattern": "^\\d{4}-\\d{2}-\\d{2}[Tt ]\\d{2}:\\d{2}(:\\d{2}([.,]\\d+)?)?([Zz]|[+-]\\d{2}:?\\d{2})$"},
-            "hidden": {"type": ["boolean", "null"]},
-            "url": {"type": ["string", "null"]},
-            "image": {"type": ["string", "null"]}
+            "code": {"type": "string", "pattern": "^[a-z_]+$"},
+            "records": {"type": "array", "items": {"$ref": "#/$defs/recordProblem"}},
+            "character": {"type": "integer", "minimum": 1, "description": "invalid_query: the 1-based character of the query where the problem is"}
           }
         }
-        """#
+      }
+    },
+    "recordProblem": {"type": "object", "required": ["position", "problem"], "additionalProperties": false,
+      "properties": {"position": {"type": "integer"}, "line": {"type": "integer"}, "entity": {"type": "string"},
+                     "field": {"type": "string"}, "problem": {"type": "string"}}},
+    "typeName": {"type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[A-Za-z_][A-Za-z0-9_.-]*$"},
+    "entityId": {"oneOf": [{"type": "string", "minLength": 1}, {"type": "integer"}]},
+    "limit": {"type": "integer", "minimum": 0, "maximum": 10000},
+    "entity": {
+      "type": "object",
+      "required": ["type", "id", "title"],
+      "properties": {
+        "type": {"$ref": "#/$defs/typeName"}, "id": {"type": "string"}, "title": {"type": "string"},
+        "score": {"type": "number"}, "engagement": {"type": "number"},
+        "explain": {"type": "object"}, "highlights": {"type": "array", "items": {"type": "object", "required": ["field", "start", "end", "text"]}}
+      }
+    },
+    "entities": {
+      "type": "object", "required": ["entities"], "additionalProperties": false,
+      "properties": {"entities": {"type": "array", "items": {"$ref": "#/$defs/entity"}}}
+    },
+    "filter": {
+      "type": "object", "required": ["property", "op", "value"], "additionalProperties": false,
+      "properties": {
+        "property": {"type": "string", "minLength": 1, "description": "A property name (of the entities' properties)."},
+        "op": {"enum": ["eq", "ne", "lt", "le", "gt", "ge", "between", "hasPrefix", "hasSuffix", "contains", "notContains"], "description": "The comparison: eq ne lt le gt ge, between (inclusive), hasPrefix hasSuffix contains notContains."},
+        "value": {"type": ["string", "number", "boolean", "array"], "description": "What to compare with: a string, number or boolean; for between, [low, high] (inclusive).", "examples": ["shipped", 50, [10, 50]]}
+      }
+    },
+    "empty": {"type": "object", "additionalProperties": false, "properties": {}},
+    "record": {"$comment": "An entity record: record.schema.json (the OpenRPC document and the MCP tools carry it whole).", "type": "object"}
+  },
+  "methods": {
+    "ingest": {"description": "Adds or replaces records (identity is type and id); all or nothing: a bad record rejects the call and names every bad record.",
+      "params": {"type": "object", "required": ["records"], "additionalProperties": false,
+                 "properties": {
+                   "records": {"type": "array", "items": {"$ref": "#/$defs/record"}, "description": "The records to index (record.schema.json); an entity of the same type and id is replaced."},
+                   "skipInvalid": {"type": "boolean", "description": "Leave invalid records out (counted in skipped, with their problems) instead of refusing the whole input.", "default": false}}},
+      "result": {"type": "object", "required": ["inserted", "updated", "unchanged"], "additionalProperties": false,
+                 "properties": {"inserted": {"type": "integer"}, "updated": {"type": "integer"}, "unchanged": {"type": "integer"},
+                                "skipped": {"type": "integer"}, "problems": {"type": "array", "items": {"$ref": "#/$defs/recordProblem"}}}}
+    },
+    "get": {"description": "The entities with these ids, in the order of ids; missing ids are left out (entities(for:)).",
+      "params": {"type": "object", "required": ["type", "ids"], "additionalProperties": false,
+                 "properties": {
+                   "type": {"$ref": "#/$defs/typeName", "description": "The type of the entities."},
+                   "ids": {"type": "array", "items": {"$ref": "#/$defs/entityId"}, "description": "Their ids; the result keeps this order, each entity once, missing and expired ones left out.", "examples": [["1042", "1043"]]}}},
+      "result": {"$ref": "#/$defs/entities"}
+    },
+    "search": {"description": "Full-text search, best first (entities(matching:)): every term must match, the last one as a prefix; typo matches only when nothing else matches; filters as in query.",
+      "params": {"type": "object", "required": ["query"], "additionalProperties": false,
+                 "properties": {
+                   "query": {"type": "string", "description": "Words, ids or codes to look for: every term must match, the last one as a prefix; typo matches only when nothing else matches.", "examples": ["cafe", "1042"]},
+                   "type": {"$ref": "#/$defs/typeName", "description": "Only entities of this type."},
+                   "limit": {"$ref": "#/$defs/limit", "description": "The most entities to return.", "default": 20},
+                   "filters": {"type": "array", "items": {"$ref": "#/$defs/filter"}, "description": "Property filters every result must also pass, as in query."},
+                   "explain": {"type": "boolean", "description": "Add to each entity the ranking tiers that placed it.", "default": false},
+                   "highlight": {"type": "boolean", "description": "Add to each entity the matched spans of each field (start and end in UTF-16 code units).", "default": false}}},
+      "result": {"$ref": "#/$defs/entities"}
+    },
+    "complete": {"description": "Completions of a word prefix from the indexed vocabulary, with the number of entities that hold each.",
+      "params": {"type": "object", "required": ["prefix"], "additionalProperties": false,
+                 "properties": {
+                   "prefix": {"type": "string", "description": "The beginning of a word to complete.", "examples": ["wid"]},
+                   "limit": {"$ref": "#/$defs/limit", "description": "The most completions to return.", "default": 8}}},
+      "result": {"type": "object", "required": ["completions"], "additionalProperties": false,
+                 "properties": {"completions": {"type": "array", "items": {"type": "object", "required": ["term", "documents"], "additionalProperties": false,
+                   "properties": {"term": {"type": "string"}, "documents": {"type": "integer"}}}}}}
+    },
+    "suggest": {"description": "Suggested entities from priority, recency and donations (suggestedEntities()).",
+      "params": {"type": "object", "additionalProperties": false,
+                 "properties": {
+                   "type": {"$ref": "#/$defs/typeName", "description": "Only entities of this type."},
+                   "limit": {"$ref": "#/$defs/limit", "description": "The most entities to return.", "default": 10}}},
+      "result": {"$ref": "#/$defs/entities"}
+    },
+    "all": {"description": "Every entity of a type, a page at a time (allEntities()).",
+      "params": {"type": "object", "required": ["type"], "additionalProperties": false,
+                 "properties": {
+                   "type": {"$ref": "#/$defs/typeName", "description": "The type of the entities to list."},
+                   "limit": {"$ref": "#/$defs/limit", "description": "The most entities in this page.", "default": 100},
+                   "cursor": {"type": "string", "description": "The nextCursor of the previous page; left out for the first page."}}},
+      "result": {"type": "object", "required": ["entities"], "additionalProperties": false,
+                 "properties": {"entities": {"type": "array", "items": {"$ref": "#/$defs/entity"}}, "nextCursor": {"type": "string"}}}
+    },
+    "query": {"description": "Entities of a type whose properties match filters, sorted (EntityPropertyQuery).",
+      "params": {"type": "object", "required": ["type"], "additionalProperties": false,
+                 "properties": {
+                   "type": {"$ref": "#/$defs/typeName", "description": "The type of the entities to query."},
+                   "filters": {"type": "array", "items": {"$ref": "#/$defs/filter"}, "description": "Property filters, combined as mode says; none: every entity of the type."},
+                   "mode": {"enum": ["and", "or"], "description": "How the filters combine: and (every filter matches) or or (any one does).", "default": "and"},
+                   "limit": {"$ref": "#/$defs/limit", "description": "The most entities to return; left out, at most 10,000, with a nextCursor to go on."},
+                   "cursor": {"type": "string", "description": "The nextCursor of a previous result, to continue after it."},
+                   "sort": {"type": "array", "items": {"type": "object", "required": ["property"], "additionalProperties": false, "properties": {"property": {"type": "string", "description": "A property name to sort by."}, "order": {"enum": ["asc", "desc"], "description": "asc or desc.", "default": "asc"}}}, "description": "Sort keys, the first one first (entities without the property last); left out, and between ties: by id.", "examples": [[{"property": "total", "order": "desc"}]]}}},
+      "result": {"type": "object", "required": ["entities"], "additionalProperties": false,
+                 "properties": {"entities": {"type": "array", "items": {"$ref": "#/$defs/entity"}}, "nextCursor": {"type": "string"}}}
+    },
+    "related": {"description": "The entities an entity lists as related (out), those that list it (in), or both. Out leaves out the listed entities the index does not hold and names them in missing.",
+      "params": {"type": "object", "required": ["type", "id"], "additionalProperties": false,
+                 "properties": {
+                   "type": {"$ref": "#/$defs/typeName", "description": "The type of the entity whose links to follow."},
+                   "id": {"$ref": "#/$defs/entityId", "description": "Its id."},
+                   "direction": {"enum": ["out", "in", "both"], "description": "out: the entities it lists as related; in: those that list it; both.", "default": "out"}}},
+      "result": {"type": "object", "required": ["entities"], "additionalProperties": false,
+                 "properties": {"entities": {"type": "array", "items": {"$ref": "#/$defs/entity"}},
+                                "missing": {"type": "array", "description": "out and both: the listed entities the index does not hold (deleted, expired or never pushed), in listed order; present only when there are any",
+                                            "items": {"type": "object", "required": ["type", "id"], "additionalProperties": false, "properties": {"type": {"type": "string"}, "id": {"type": "string"}}}}}}
+    },
+    "delete": {"description": "Deletes by type, ids, domains (a domain and its subdomains) or all; several selectors intersect.",
+      "params": {"type": "object", "additionalProperties": false,
+                 "properties": {
+                   "type": {"$ref": "#/$defs/typeName", "description": "Delete the entities of this type (with ids or domains, only those)."},
+                   "ids": {"type": "array", "items": {"$ref": "#/$defs/entityId"}, "description": "Delete the entities of type with these ids."},
+                   "domains": {"type": "array", "items": {"type": "string"}, "description": "Delete the entities in these domains and their subdomains (D and D.*, never Dx).", "examples": [["shop.orders.2025"]]},
+                   "all": {"type": "boolean", "description": "Delete every entity, and the client state.", "default": false}}},
+      "result": {"type": "object", "required": ["deleted"], "additionalProperties": false, "properties": {"deleted": {"type": "integer"}}}
+    },
+    "donate": {"description": "Records an interaction with an entity, like an intent donation; feeds suggestions.",
+      "params": {"type": "object", "required": ["type", "id"], "additionalProperties": false,
+                 "properties": {
+                   "type": {"$ref": "#/$defs/typeName", "description": "The type of the entity the user interacted with."},
+                   "id": {"$ref": "#/$defs/entityId", "description": "Its id."}}},
+      "result": {"type": "object", "additionalProperties": false, "properties": {"counted": {"type": "boolean"}}}
+    },
+    "batch.begin": {"description": "Starts a batch: the changes until batch.end apply atomically with the new client state.", "params": {"$ref": "#/$defs/empty"}, "result": {"$ref": "#/$defs/empty"}},
+    "batch.end": {"description": "Applies the batch with the new client state; a mismatched expectedClientState applies nothing.",
+      "params": {"type": "object", "required": ["clientState"], "additionalProperties": false,
+                 "properties": {
+                   "clientState": {"type": "string", "description": "The new client state, saved with the batch's changes."},
+                   "expectedClientState": {"type": ["string", "null"], "description": "Apply the batch only when the stored client state is this one (null: none yet); else mismatched_client_state and nothing is applied."}}},
+      "result": {"$ref": "#/$defs/empty"}
+    },
+    "state": {"description": "The client state stored by the last batch.",
+      "params": {"$ref": "#/$defs/empty"},
+      "result": {"type": "object", "required": ["clientState"], "additionalProperties": false, "properties": {"clientState": {"type": ["string", "null"]}}}
+    },
+    "reindex.request": {"description": "Records a request that the app push entities again (a type, ids, or everything).",
+      "params": {"type": "object", "additionalProperties": false,
+                 "properties": {
+                   "type": {"$ref": "#/$defs/typeName", "description": "Ask for the entities of this type; left out (and no ids): everything."},
+                   "ids": {"type": "array", "items": {"$ref": "#/$defs/entityId"}, "description": "Ask only for these ids (of type)."}}},
+      "result": {"type": "object", "required": ["requestId"], "additionalProperties": false, "properties": {"requestId": {"type": "integer"}}}
+    },
+    "reindex.pending": {"description": "The reindex requests not yet acknowledged, with the ids not re-pushed since.",
+      "params": {"$ref": "#/$defs/empty"},
+      "result": {"type": "object", "required": ["requests"], "additionalProperties": false,
+                 "properties": {"requests": {"type": "array", "items": {"type": "object", "required": ["requestId", "createdAt", "outstanding"], "additionalProperties": false,
+                   "properties": {"requestId": {"type": "integer"}, "type": {"type": "string"}, "ids": {"type": "array", "items": {"type": "string"}},
+                                  "createdAt": {"type": "string"},
+                                  "outstanding": {"type": "array", "items": {"oneOf": [{"type": "string"},
+                                    {"type": "object", "required": ["type", "id"], "additionalProperties": false, "properties": {"type": {"type": "string"}, "id": {"type": "string"}}}]}}}}}}}
+    },
+    "reindex.ack": {"description": "Acknowledges a reindex request.",
+      "params": {"type": "object", "required": ["requestId"], "additionalProperties": false, "properties": {
+                                                                                               "requestId": {"type": "integer", "description": "The id of the reindex request the app has served (from reindex.request or reindex.pending)."}}},
+      "result": {"$ref": "#/$defs/empty"}
+    },
+    "stats": {"description": "Counts per type, hidden, expired and expiring entities, versions and sizes.",
+      "params": {"$ref": "#/$defs/empty"},
+      "result": {"type": "object", "required": ["entities", "hidden", "expired", "expiringSoon", "types", "reindexRequests", "databaseBytes", "schemaVersion", "textVersion", "sqliteVersion", "icuVersion"],
+                 "properties": {"entities": {"type": "integer"}, "hidden": {"type": "integer"}, "expired": {"type": "integer"}, "expiringSoon": {"type": "integer"},
+                                "types": {"type": "object", "additionalProperties": {"type": "object", "required": ["entities", "hidden", "expired", "expiringSoon"]}},
+                                "reindexRequests": {"type": "integer"}, "donations": {"type": "integer"}, "clientState": {"type": ["string", "null"]},
+                                "databaseBytes": {"type": "integer"}, "path": {"type": "string"}, "now": {"type": "string"},
+                                "schemaVersion": {"type": "integer"}, "textVersion": {"type": "integer"}, "sqliteVersion": {"type": "string"}, "icuVersion": {"type": "string"}}}
+    },
+    "declare": {"description": "Declares property types for an entity type (how values compare and sort).",
+      "params": {"type": "object", "required": ["type", "properties"], "additionalProperties": false,
+                 "properties": {
+                   "type": {"$ref": "#/$defs/typeName", "description": "The entity type whose properties are declared."},
+                   "properties": {"type": "array", "items": {"type": "object", "required": ["name", "kind"], "additionalProperties": false, "properties": {"name": {"type": "string", "minLength": 1, "description": "The property's name."}, "kind": {"enum": ["string", "number", "integer", "boolean", "date", "strings"], "description": "How its values compare and sort."}, "sortable": {"type": "boolean", "description": "Whether it may be a sort key.", "default": true}, "indexingKey": {"type": "string", "pattern": "^[A-Za-z0-9_]+$", "description": "A Spotlight attribute the property stands for (its search weight), such as displayName or title."}}}, "description": "The declarations: a name, a kind, whether it sorts (default true) and an optional indexingKey (displayName, title, … weigh like the title)."}}},
+      "result": {"type": "object", "required": ["declared"], "additionalProperties": false, "properties": {"declared": {"type": "integer"}}}
+    },
+    "declarations": {"description": "The declared property types of every entity type.",
+      "params": {"$ref": "#/$defs/empty"},
+      "result": {"type": "object", "required": ["types"], "additionalProperties": false, "properties": {"types": {"type": "object"}}}
+    },
+    "lint": {"description": "Checks records before they are pushed (against themselves and against the index as it would be after the push), or without records the whole index, for what keeps entities from Siri, Shortcuts and Spotlight; reads only. A record that is not valid is an invalid-record finding. Findings come by code, then records of the input by position, then indexed entities by type and id.",
+      "params": {"type": "object", "additionalProperties": false, "properties": {
+                                                                    "records": {"type": "array", "description": "The records to check, as they would be pushed; left out: the whole index is checked."},
+                                                                    "within": {"type": "integer", "minimum": 0, "maximum": 3650, "description": "will-expire reports entities that expire within this many days.", "default": 7}}},
+      "result": {"type": "object", "required": ["findings", "counts", "errors", "warnings", "records", "indexed", "withinDays"], "additionalProperties": false, "properties": {
+        "findings": {"type": "array", "items": {"type": "object", "required": ["code", "severity", "record", "message"], "additionalProperties": false, "properties": {
+          "code": {"enum": ["invalid-record", "duplicate-key", "id-changed", "type-renamed", "will-expire", "duplicate-content", "too-large", "weak-display", "unreachable", "broken-link", "domain-overlap"]},
+          "severity": {"enum": ["error", "warning"]},
+          "record": {"type": "object", "additionalProperties": false, "properties": {"position": {"type": "integer"}, "line": {"type": "integer"}, "indexed": {"const": true}, "type": {"type": "string"}, "id": {"type": "string"}}},
+          "message": {"type": "string"},
+          "field": {"type": "string", "description": "the field of the record at fault, when it is one (invalid-record; broken-link: related[i], 0-based)"},
+          "others": {"type": "array", "items": {"type": "object", "required": ["type", "id"], "additionalProperties": false, "properties": {"type": {"type": "string"}, "id": {"type": "string"}}}},
+          "first": {"type": "object", "required": ["position"], "additionalProperties": false, "description": "duplicate-key: the first record of the input with the same type and id", "properties": {"position": {"type": "integer"}, "line": {"type": "integer"}, "type": {"type": "string"}, "id": {"type": "string"}}}}}},
+        "counts": {"type": "object", "additionalProperties": false, "properties": {"invalid-record": {"type": "integer"}, "duplicate-key": {"type": "integer"}, "id-changed": {"type": "integer"}, "type-renamed": {"type": "integer"}, "will-expire": {"type": "integer"}, "duplicate-content": {"type": "integer"}, "too-large": {"type": "integer"}, "weak-display": {"type": "integer"}, "unreachable": {"type": "integer"}, "broken-link": {"type": "integer"}, "domain-overlap": {"type": "integer"}}},
+        "errors": {"type": "integer"}, "warnings": {"type": "integer"}, "records": {"type": "integer"}, "indexed": {"type": "integer"}, "withinDays": {"type": "integer"}}}
+    },
+    "drill": {"description": "A reindex drill: compares what the index holds with the records the app's reindex pushes back, as if the system had lost its index; reads only. A bad record is an invalid_record error naming every bad record.",
+      "params": {"type": "object", "required": ["records"], "additionalProperties": false, "properties": {
+                                                                                             "records": {"type": "array", "items": {"$ref": "#/$defs/record"}, "description": "The records the app's reindex pushes back, to compare with what the index holds."},
+                                                                                             "type": {"$ref": "#/$defs/typeName", "description": "Only entities of this type, on both sides."}}},
+      "result": {"type": "object", "required": ["indexed", "pushed", "restored", "missing", "changed", "new", "expired", "complete"], "additionalProperties": false, "properties": {
+        "indexed": {"type": "integer"}, "pushed": {"type": "integer"}, "restored": {"type": "integer"},
+        "missing": {"type": "array", "items": {"type": "object", "required": ["type", "id"], "additionalProperties": false, "properties": {"type": {"type": "string"}, "id": {"type": "string"}}}},
+        "changed": {"type": "array", "items": {"type": "object", "required": ["type", "id", "position", "fields"], "additionalProperties": false, "properties": {"type": {"type": "string"}, "id": {"type": "string"}, "position": {"type": "integer"}, "line": {"type": "integer"}, "fields": {"type": "array", "items": {"type": "string"}}}}},
+        "new": {"type": "array", "items": {"type": "object", "required": ["type", "id", "position"], "additionalProperties": false, "properties": {"type": {"type": "string"}, "id": {"type": "string"}, "position": {"type": "integer"}, "line": {"type": "integer"}}}},
+        "expired": {"type": "array", "items": {"type": "object", "required": ["type", "id", "position"], "additionalProperties": false, "properties": {"type": {"type": "string"}, "id": {"type": "string"}, "position": {"type": "integer"}, "line": {"type": "integer"}}}},
+        "complete": {"type": "boolean"}}}
+    },
+    "rpc.discover": {"description": "The OpenRPC document of this API (schema/openrpc.json).",
+      "params": {"$ref": "#/$defs/empty"},
+      "result": {"type": "object", "required": ["openrpc", "info", "methods"], "properties": {"openrpc": {"type": "string"}, "info": {"type": "object"}, "methods": {"type": "array"}}}
+    },
+    "spotlight": {
+      "description": "A Core Spotlight query string (CSSearchQuery). An invalid query is error -32602 with data.code invalid_query and data.character. With fetchAttributes, each entity has type, id and only those attributes (under the names asked for).",
+      "params": {"type": "object", "required": ["query"], "additionalProperties": false,
+                 "properties": {
+                   "query": {"type": "string", "description": "A Core Spotlight query string (CSSearchQuery): attribute comparisons joined by && and ||, strings with * wildcards and c/d/w modifiers.", "examples": ["title == \"*mug*\"c || price < 10"]},
+                   "type": {"$ref": "#/$defs/typeName", "description": "Only entities of this type."},
+                   "limit": {"$ref": "#/$defs/limit", "description": "The most entities to return.", "default": 100},
+                   "fetchAttributes": {"type": "array", "items": {"type": "string", "minLength": 1}, "description": "Return only these attributes of each entity, besides type and id (CSSearchQueryContext.fetchAttributes); left out: whole entities.", "examples": [["title", "price"]]}}},
+      "result": {"type": "object", "required": ["entities"], "additionalProperties": false,
+                 "properties": {"entities": {"type": "array", "items": {"anyOf": [
+                   {"$ref": "#/$defs/entity"},
+                   {"type": "object", "required": ["type", "id"], "properties": {"type": {"$ref": "#/$defs/typeName"}, "id": {"type": "string"}}}]}}}}
+    },
+    "userQuery": {
+      "description": "A user's typed query (CSUserQuery): items are search results for the text as typed, suggestions complete the whole typed string from matching titles, synonyms and keywords; matchedRanges are UTF-16 offsets.",
+      "params": {"type": "object", "required": ["query"], "additionalProperties": false,
+                 "properties": {
+                   "query": {"type": "string", "description": "The text as the user typed it (CSUserQuery).", "examples": ["wid"]},
+                   "maxItems": {"$ref": "#/$defs/limit", "description": "The most items (search results) to return.", "default": 20},
+                   "maxSuggestions": {"type": "integer", "minimum": 0, "maximum": 100, "description": "The most suggestions (completions of the typed text) to return.", "default": 5}}},
+      "result": {"type": "object", "required": ["items", "suggestions"], "additionalProperties": false,
+                 "properties": {"items": {"type": "array", "items": {"$ref": "#/$defs/entity"}},
+                                "suggestions": {"type": "array", "items": {"type": "object", "required": ["text", "matchedRanges"], "additionalProperties": false,
+                                  "properties": {"text": {"type": "string"},
+                                                 "matchedRanges": {"type": "array", "items": {"type": "object", "required": ["start", "end"], "additionalProperties": false,
+                                                   "properties": {"start": {"type": "integer", "minimum": 0}, "end": {"type": "integer", "minimum": 0}}}}}}}}}
+    }
+  }
+}
+"""#
+
+    static let recordText = #"""
+{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$id": "https://entityidx.dev/schema/record.schema.json",
+  "title": "entityidx entity record",
+  "description": "One entity pushed by the web layer (contract §1). null for an optional field means the field is absent.",
+  "type": "object",
+  "required": ["type", "id", "title"],
+  "additionalProperties": false,
+  "properties": {
+    "type": {"type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[A-Za-z_][A-Za-z0-9_.-]*$"},
+    "id": {"oneOf": [{"type": "string", "minLength": 1, "maxLength": 4096}, {"type": "integer"}]},
+    "title": {"type": "string", "minLength": 1, "pattern": "\\S"},
+    "subtitle": {"type": ["string", "null"]},
+    "synonyms": {"type": ["array", "null"], "items": {"type": "string"}},
+    "keywords": {"type": ["array", "null"], "items": {"type": "string"}},
+    "description": {"type": ["string", "null"]},
+    "properties": {
+      "type": ["object", "null"],
+      "maxProperties": 10000,
+      "additionalProperties": {
+        "anyOf": [
+          {"type": ["string", "number", "boolean", "null"]},
+          {"type": "array", "items": {"type": ["string", "number"]}}
+        ]
+      }
+    },
+    "domain": {"type": ["string", "null"], "pattern": "^[^.]+(\\.[^.]+)*$"},
+    "related": {
+      "type": ["array", "null"],
+      "items": {
+        "type": "object",
+        "required": ["type", "id"],
+        "additionalProperties": false,
+        "properties": {
+          "type": {"type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[A-Za-z_][A-Za-z0-9_.-]*$"},
+          "id": {"oneOf": [{"type": "string", "minLength": 1, "maxLength": 4096}, {"type": "integer"}]}
+        }
+      }
+    },
+    "rankingHint": {"type": ["number", "null"], "minimum": 0, "maximum": 100},
+    "priority": {"type": ["integer", "null"]},
+    "lastUsedAt": {"type": ["string", "null"], "format": "date-time", "pattern": "^\\d{4}-\\d{2}-\\d{2}[Tt ]\\d{2}:\\d{2}(:\\d{2}([.,]\\d+)?)?([Zz]|[+-]\\d{2}:?\\d{2})$"},
+    "expiresAt": {"type": ["string", "null"], "format": "date-time", "pattern": "^\\d{4}-\\d{2}-\\d{2}[Tt ]\\d{2}:\\d{2}(:\\d{2}([.,]\\d+)?)?([Zz]|[+-]\\d{2}:?\\d{2})$"},
+    "hidden": {"type": ["boolean", "null"]},
+    "url": {"type": ["string", "null"]},
+    "image": {"type": ["string", "null"]}
+  }
+}
+"""#
 }

@@ -1,42 +1,47 @@
 """`entityidx mcp` with the official MCP Python SDK, in its default (server/discover) mode and its legacy
-(initialize) mode: tools, their results against the pipe's, bad arguments, business errors, the entity resource."""
+(initialize) mode: tools, their results against the pipe's, bad arguments and business errors as tool errors, unknown tools, the entity resource."""
 import asyncio
 import json
 import os
 import select
 import shutil
 import subprocess
+import tempfile
 import time
 import unittest
 
 from mcp import Client, StdioServerParameters
+from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import MCPError
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 
 import support
 
-READ_TOOLS = ["search", "get", "suggest", "all", "query", "related", "complete", "spotlight", "userQuery", "lint", "drill",
-              "declarations", "stats"]
-WRITE_TOOLS = ["ingest", "delete", "donate"]
-# One call of each read tool: (tool, arguments).
+# Tool name: pipe method.
+READ_TOOLS = {"search_entities": "search", "get_entities": "get", "suggest_entities": "suggest", "list_entities": "all",
+              "query_entities": "query", "get_related_entities": "related", "complete_word": "complete",
+              "spotlight_query": "spotlight", "user_query": "userQuery", "lint_records": "lint", "drill_reindex": "drill",
+              "list_declarations": "declarations", "index_stats": "stats"}
+WRITE_TOOLS = {"ingest_records": "ingest", "delete_entities": "delete", "donate_interaction": "donate"}
+# One call of each read tool: (tool, arguments); the pipe gets the same arguments.
 READ_CALLS = [
-    ("search", {"query": "1042", "limit": 5}),
-    ("search", {"query": "tea", "type": "product", "filters": [{"property": "price", "op": "lt", "value": 50}]}),
-    ("get", {"type": "order", "ids": ["1042", "missing", 7]}),
-    ("suggest", {"limit": 5}),
-    ("all", {"type": "product", "limit": 3}),
-    ("query", {"type": "order", "filters": [{"property": "status", "op": "eq", "value": "shipped"}],
-               "sort": [{"property": "total", "order": "desc"}], "limit": 5}),
-    ("related", {"type": "order", "id": "1042"}),
-    ("complete", {"prefix": "wid"}),
-    ("spotlight", {"query": 'title == "*widget*"c || price < 10', "fetchAttributes": ["title", "price"]}),
-    ("spotlight", {"query": 'status == "shipped"c', "type": "order", "limit": 3}),
-    ("userQuery", {"query": "wid", "maxItems": 3, "maxSuggestions": 3}),
-    ("lint", {"records": [{"type": "order", "id": "1042", "title": "Order #1042-A"}, {"type": "order", "id": "x"}]}),
-    ("lint", {}),
-    ("drill", {"records": support.sample_records()[:5], "type": "customer"}),
-    ("declarations", {}),
-    ("stats", {}),
+    ("search_entities", {"query": "1042", "limit": 5}),
+    ("search_entities", {"query": "tea", "type": "product", "filters": [{"property": "price", "op": "lt", "value": 50}]}),
+    ("get_entities", {"type": "order", "ids": ["1042", "missing", 7]}),
+    ("suggest_entities", {"limit": 5}),
+    ("list_entities", {"type": "product", "limit": 3}),
+    ("query_entities", {"type": "order", "filters": [{"property": "status", "op": "eq", "value": "shipped"}],
+                        "sort": [{"property": "total", "order": "desc"}], "limit": 5}),
+    ("get_related_entities", {"type": "order", "id": "1042"}),
+    ("complete_word", {"prefix": "wid"}),
+    ("spotlight_query", {"query": 'title == "*widget*"c || price < 10', "fetchAttributes": ["title", "price"]}),
+    ("spotlight_query", {"query": 'status == "shipped"c', "type": "order", "limit": 3}),
+    ("user_query", {"query": "wid", "maxItems": 3, "maxSuggestions": 3}),
+    ("lint_records", {"records": [{"type": "order", "id": "1042", "title": "Order #1042-A"}, {"type": "order", "id": "x"}]}),
+    ("lint_records", {}),
+    ("drill_reindex", {"records": support.sample_records()[:5], "type": "customer"}),
+    ("list_declarations", {}),
+    ("index_stats", {}),
 ]
 
 
@@ -63,7 +68,7 @@ class MCPTests(unittest.TestCase):
         pipe = support.LineClient(cls.db, "pipe")
         _, error = pipe.call("ingest", {"records": support.sample_records()})
         assert error is None, error
-        cls.pipe_results = [pipe.call(tool, arguments) for tool, arguments in READ_CALLS]
+        cls.pipe_results = [pipe.call(READ_TOOLS[tool], arguments) for tool, arguments in READ_CALLS]
         pipe.close()
 
     def server(self, *extra, db=None):
@@ -88,15 +93,21 @@ class MCPTests(unittest.TestCase):
         record = {k: v for k, v in record.items() if k not in ("$schema", "$id")}
         for mode in self.MODES:
             tools = self.run_client(mode, lambda c: c.list_tools()).tools
-            self.assertEqual([t.name for t in tools], READ_TOOLS, mode)
+            self.assertEqual([t.name for t in tools], list(READ_TOOLS), mode)
             for tool in tools:
-                method = support.PIPE_SCHEMA["methods"][tool.name]
+                method = support.PIPE_SCHEMA["methods"][READ_TOOLS[tool.name]]
                 self.assertTrue(tool.annotations.read_only_hint, tool.name)
                 self.assertEqual(tool.description, method["description"])
                 expected = inlined(method["params"], defs, record)
                 self.assertEqual(tool.input_schema, expected, f"{mode} {tool.name} inputSchema")
                 self.assertEqual(tool.output_schema, inlined(method["result"], defs, record), f"{mode} {tool.name} outputSchema")
                 self.assertNotIn("$ref", json.dumps(tool.input_schema))
+                for name, schema in tool.input_schema.get("properties", {}).items():
+                    self.assertTrue(schema.get("description"), f"{mode} {tool.name}.{name} has no description")
+            search = {t.name: t for t in tools}["search_entities"].input_schema["properties"]
+            self.assertEqual(search["limit"]["default"], 20)
+            self.assertIn([10, 50], search["filters"]["items"]["properties"]["value"]["examples"])
+            self.assertIn("[low, high]", search["filters"]["items"]["properties"]["value"]["description"])
 
     def test_each_tool_answers_as_the_pipe(self):
         async def calls(client):
@@ -110,10 +121,35 @@ class MCPTests(unittest.TestCase):
                 self.assertEqual(json.loads(result.content[0].text), result.structured_content, f"{mode} {tool}")
             self.assertEqual(results[2].structured_content["entities"][0]["id"], "1042")
 
-    def test_bad_arguments_are_invalid_params(self):
+    def test_bad_arguments_are_tool_errors(self):
+        """Validation errors are results with isError naming the problem (SEP-1303), the pipe's error in _meta."""
+        bad_calls = [
+            (("search_entities", {"query": "x", "limt": 3}), 'unknown parameter "limt"'),
+            (("get_entities", {"type": 1, "ids": []}), "type"),
+            (("query_entities", {"type": "product", "filters": [{"property": "price", "op": "between", "value": 5}]}), "between"),
+            (("spotlight_query", {"query": 'title == "unclosed'}), "invalid_query"),
+            (("search_entities", {"query": "x", "limit": "3"}), "limit"),
+            (("drill_reindex", {"records": [{"type": "order", "id": "1", "title": 7}]}), 'field "title"'),
+        ]
+
+        async def bad(client):
+            return [await client.call_tool(tool, arguments) for (tool, arguments), _ in bad_calls]
+        for mode in self.MODES:
+            results = self.run_client(mode, bad)
+            for ((tool, arguments), named), result in zip(bad_calls, results):
+                self.assertTrue(result.is_error, f"{mode} {tool} {arguments}: {result}")
+                self.assertIsNone(result.structured_content)
+                self.assertIn(named, result.content[0].text, f"{mode} {tool}")
+                error = result.meta["entityidx/error"]
+                self.assertEqual(error["code"], -32602, f"{mode} {tool}")
+                self.assertIn(error["data"]["code"], ("invalid_params", "invalid_query", "invalid_record"), f"{mode} {tool}")
+                self.assertIn(error["message"], result.content[0].text)
+            self.assertEqual(results[-1].meta["entityidx/error"]["data"]["records"][0]["field"], "title")
+
+    def test_unknown_tools_and_malformed_calls_are_invalid_params(self):
         async def bad(client):
             codes = []
-            for tool, arguments in [("search", {"query": "x", "limt": 3}), ("get", {"type": 1, "ids": []}), ("nope", {}), ("ingest", {"records": []})]:
+            for tool, arguments in [("nope", {}), ("ingest_records", {"records": []}), ("search", {"query": "x"})]:
                 try:
                     await client.call_tool(tool, arguments)
                     codes.append(None)
@@ -122,16 +158,18 @@ class MCPTests(unittest.TestCase):
             return codes
         for mode in self.MODES:
             codes = self.run_client(mode, bad)
-            self.assertEqual([c and c[0] for c in codes], [-32602] * 4, f"{mode}: {codes}")
-            self.assertIn('unknown parameter "limt"', codes[0][1])
-            self.assertIn("--allow-writes", codes[3][1])
+            self.assertEqual([c and c[0] for c in codes], [-32602] * 3, f"{mode}: {codes}")
+            self.assertIn('unknown tool "nope"', codes[0][1])
+            self.assertIn("--allow-writes", codes[1][1])
+            self.assertIn('did you mean "search_entities"?', codes[2][1], "a pipe method name points to its tool")
 
     def test_business_errors_are_tool_errors(self):
         for mode in self.MODES:
-            result = self.run_client(mode, lambda c: c.call_tool("related", {"type": "order", "id": "nope"}))
+            result = self.run_client(mode, lambda c: c.call_tool("get_related_entities", {"type": "order", "id": "nope"}))
             self.assertTrue(result.is_error, mode)
             self.assertIn("not_found", result.content[0].text)
             self.assertIn("order/nope", result.content[0].text)
+            self.assertEqual(result.meta["entityidx/error"]["data"]["code"], "not_found")
 
     def test_entity_resource_template(self):
         async def read(client):
@@ -153,40 +191,71 @@ class MCPTests(unittest.TestCase):
         async def writes(client):
             names = [t.name for t in (await client.list_tools()).tools]
             annotations = {t.name: t.annotations for t in (await client.list_tools()).tools}
-            ingest = await client.call_tool("ingest", {"records": [{"type": "note", "id": "n1", "title": "Call the roastery"}]})
-            found = await client.call_tool("search", {"query": "roastery"})
-            donate = await client.call_tool("donate", {"type": "note", "id": "n1"})
-            try:
-                await client.call_tool("ingest", {"records": [{"type": "note", "id": "n2"}]})
-                invalid = None
-            except MCPError as e:
-                invalid = e.error.data
-            deleted = await client.call_tool("delete", {"type": "note"})
+            ingest = await client.call_tool("ingest_records", {"records": [{"type": "note", "id": "n1", "title": "Call the roastery"}]})
+            found = await client.call_tool("search_entities", {"query": "roastery"})
+            donate = await client.call_tool("donate_interaction", {"type": "note", "id": "n1"})
+            invalid = await client.call_tool("ingest_records", {"records": [{"type": "note", "id": "n2"}]})
+            deleted = await client.call_tool("delete_entities", {"type": "note"})
             return names, annotations, ingest, found, donate, invalid, deleted
         for mode in self.MODES:
             db = support.fresh_db()
             shutil.copy(self.db, db)
             names, annotations, ingest, found, donate, invalid, deleted = self.run_client(mode, writes, "--allow-writes", db=db)
-            self.assertEqual(names, READ_TOOLS + WRITE_TOOLS)
-            self.assertFalse(annotations["delete"].read_only_hint)
-            self.assertTrue(annotations["delete"].destructive_hint)
+            self.assertEqual(names, list(READ_TOOLS) + list(WRITE_TOOLS))
+            self.assertFalse(annotations["delete_entities"].read_only_hint)
+            self.assertTrue(annotations["delete_entities"].destructive_hint)
             self.assertEqual(ingest.structured_content, {"inserted": 1, "updated": 0, "unchanged": 0})
             self.assertEqual(found.structured_content["entities"][0]["id"], "n1")
             self.assertEqual(donate.structured_content, {"counted": True})
-            self.assertEqual(invalid["code"], "invalid_record")
-            self.assertEqual(invalid["records"][0]["field"], "title")
+            self.assertTrue(invalid.is_error)
+            self.assertIn('field "title"', invalid.content[0].text)
+            self.assertEqual(invalid.meta["entityidx/error"]["data"]["code"], "invalid_record")
+            self.assertEqual(invalid.meta["entityidx/error"]["data"]["records"][0]["field"], "title")
             self.assertEqual(deleted.structured_content, {"deleted": 1})
 
 
 class MCPStdioTests(unittest.TestCase):
-    """The raw stream: only protocol messages on stdout, unknown methods at once, tools/list soon after start."""
+    """The raw stream: only protocol messages on stdout, unknown methods at once, tools/list soon after start; a
+    read-only server on a missing index."""
 
     def start(self, db):
         return subprocess.Popen([support.BINARY, "--db", db, "mcp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE)
 
-    def test_stdout_has_only_protocol_messages(self):
+    def existing_db(self):
         db = support.fresh_db()
+        subprocess.run([support.BINARY, "--db", db, "ingest", "-"], input=b"[]", check=True, capture_output=True)
+        return db
+
+    def test_read_only_on_a_missing_index_is_no_index_and_creates_nothing(self):
+        db = support.fresh_db()
+        p = subprocess.run([support.BINARY, "--db", db, "mcp"], input=b"", capture_output=True, timeout=10)
+        self.assertEqual(p.returncode, 1)
+        self.assertEqual(p.stdout, b"")
+        self.assertEqual(p.stderr.decode(), f"error: no index at {db}; run entityidx ingest first\n")
+        search = subprocess.run([support.BINARY, "--db", db, "search", "x"], capture_output=True, timeout=10)
+        self.assertEqual((p.returncode, p.stderr), (search.returncode, search.stderr), "as the reading commands")
+        as_json = subprocess.run([support.BINARY, "--db", db, "--json", "mcp"], input=b"", capture_output=True, timeout=10)
+        self.assertEqual(json.loads(as_json.stderr)["data"]["code"], "no_index")
+        self.assertFalse(os.path.exists(db), "nothing created")
+        self.assertEqual(os.listdir(os.path.dirname(db)), [])
+        # The official client sees the server end before it answers, with the message on the server's stderr.
+        async def connect(errlog):
+            params = StdioServerParameters(command=support.BINARY, args=["--db", db, "mcp"])
+            async with Client(stdio_client(params, errlog=errlog)) as client:
+                return await client.list_tools()
+        with tempfile.TemporaryFile("w+") as errlog:
+            with self.assertRaises(BaseException):
+                asyncio.run(asyncio.wait_for(connect(errlog), 30))
+            errlog.seek(0)
+            self.assertIn("no index at", errlog.read())
+        self.assertFalse(os.path.exists(db), "nothing created")
+        p = subprocess.run([support.BINARY, "--db", db, "mcp", "--allow-writes"], input=b"", capture_output=True, timeout=10)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertTrue(os.path.exists(db), "--allow-writes creates the index")
+
+    def test_stdout_has_only_protocol_messages(self):
+        db = self.existing_db()
         meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}
         lines = [
             {"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": meta}},
@@ -197,7 +266,7 @@ class MCPStdioTests(unittest.TestCase):
             {"jsonrpc": "2.0", "id": 6, "method": "initialize", "params": {"protocolVersion": "2024-11-05", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
             {"jsonrpc": "2.0", "method": "notifications/initialized"},
             {"jsonrpc": "2.0", "id": 7, "method": "ping"},
-            {"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {"name": "stats", "arguments": {}}},
+            {"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {"name": "index_stats", "arguments": {}}},
         ]
         p = self.start(db)
         out, err = p.communicate(("\n".join(json.dumps(m) for m in lines) + "\nnot json\n").encode(), timeout=10)
@@ -217,8 +286,7 @@ class MCPStdioTests(unittest.TestCase):
         self.assertEqual(len(responses), 9)
 
     def test_tools_list_within_50_ms_of_start(self):
-        db = support.fresh_db()
-        subprocess.run([support.BINARY, "--db", db, "ingest", "-"], input=b"[]", check=True, capture_output=True)
+        db = self.existing_db()
         request = (json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": {
             "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}}}) + "\n").encode()
         times = []
@@ -238,7 +306,7 @@ class MCPStdioTests(unittest.TestCase):
         self.assertLess(min(times), 50, times)
 
     def test_unknown_methods_are_answered_at_once(self):
-        p = self.start(support.fresh_db())
+        p = self.start(self.existing_db())
         start = time.monotonic()
         p.stdin.write(b'{"jsonrpc":"2.0","id":1,"method":"prompts/list","params":{}}\n')
         p.stdin.flush()

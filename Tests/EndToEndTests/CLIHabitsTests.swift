@@ -21,12 +21,17 @@ import Testing
 
     @Test func aReadingCommandOnAMissingIndexIsAnErrorAndCreatesNothing() throws {
         let db = TestSupport.temporaryDirectory() + "/nothing-here.sqlite"
-        for args in [["search", "x"], ["stats"], ["get", "--type", "t", "1"], ["reindex", "pending"], ["declare"]] {
+        for args in [
+            ["search", "x"], ["stats"], ["get", "--type", "t", "1"], ["reindex", "pending"], ["declare"], ["mcp"],
+        ] {
             let r = try run(db, args)
             #expect(r.status == 1, "\(args)")
             #expect(r.stderr == "error: no index at \(db); run entityidx ingest first\n", "\(args)")
             #expect(!FileManager.default.fileExists(atPath: db), "\(args) created the file")
         }
+        let served = db + "-served"
+        #expect(try run(served, ["mcp", "--allow-writes"], input: "").status == 0)
+        #expect(FileManager.default.fileExists(atPath: served), "mcp --allow-writes creates the index")
         #expect(try run(db, ["ingest", "-"], input: "[]").status == 0, "a writing command creates the index")
         #expect(try run(db, ["stats"]).status == 0)
     }

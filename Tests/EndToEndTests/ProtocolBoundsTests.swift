@@ -10,13 +10,13 @@ import Testing
         "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": [:],
     ]
 
-    /// A request for a page of `limit` items: `all` on the pipe, the `all` tool on MCP.
+    /// A request for a page of `limit` items: `all` on the pipe, the `list_entities` tool on MCP.
     static func page(_ id: Int, _ command: String, limit: Int = 10_000) -> JSONValue {
         let arguments: JSONValue = ["type": "item", "limit": JSONValue(limit)]
         if command == "mcp" {
             return [
                 "jsonrpc": "2.0", "id": JSONValue(id), "method": "tools/call",
-                "params": ["name": "all", "arguments": arguments, "_meta": meta],
+                "params": ["name": "list_entities", "arguments": arguments, "_meta": meta],
             ]
         }
         return ["jsonrpc": "2.0", "id": JSONValue(id), "method": "all", "params": arguments]

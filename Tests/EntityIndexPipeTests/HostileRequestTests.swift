@@ -137,7 +137,7 @@ import Testing
                 {
                     [
                         "jsonrpc": "2.0", "id": JSONValue($0), "method": "tools/call",
-                        "params": ["name": "all", "arguments": page, "_meta": Self.meta],
+                        "params": ["name": "list_entities", "arguments": page, "_meta": Self.meta],
                     ]
                 }
             )

@@ -12,7 +12,8 @@ import Testing
     func server(allowWrites: Bool = false) throws -> MCPServer {
         let store = try TestSupport.store()
         let handler = RequestHandler(store: store, clock: { Timestamp.parse("2026-03-02T09:00:00Z")! })
-        _ = try handler.call("ingest", ["records": [TestSupport.record("doc", "a/b c", "Slash and space")]])
+        _ = try handler.call(
+            "ingest", ["records": [TestSupport.record("doc", "a/b c", "Slash and space", [("properties", ["n": 1])])]])
         return MCPServer(handler: handler, allowWrites: allowWrites)
     }
 
@@ -25,10 +26,41 @@ import Testing
                 .array?.compactMap { $0["name"]?.string } ?? []
         }
         let readOnly = names(try server())
-        #expect(readOnly.contains("search") && !readOnly.contains("ingest"))
-        #expect(readOnly.allSatisfy(RequestHandler.knows), "every tool is a pipe method")
+        #expect(readOnly.contains("search_entities") && !readOnly.contains("ingest_records"))
+        #expect(
+            readOnly.allSatisfy { name in
+                name.contains("_") && name.first != "_" && name.last != "_"
+                    && name.allSatisfy { $0 == "_" || ("a"..."z").contains($0) }
+            },
+            "snake_case verb_noun names")
         let all = names(try server(allowWrites: true))
-        #expect(all == readOnly + ["ingest", "delete", "donate"])
+        #expect(all == readOnly + ["ingest_records", "delete_entities", "donate_interaction"])
+    }
+
+    @Test func everyToolParameterHasADescription() throws {
+        let listed = answer(
+            try server(allowWrites: true),
+            #"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"# + Self.meta + "}}")
+        let tools = try #require(listed?["result"]?["tools"]?.array)
+        var parameters = 0
+        for tool in tools {
+            let name = tool["name"]?.string ?? "?"
+            for (parameter, schema) in tool["inputSchema"]?["properties"]?.object ?? JSONObject() {
+                parameters += 1
+                #expect(schema["description"]?.string?.isEmpty == false, "\(name).\(parameter) has no description")
+                // The objects of filters, sort and declarations too (records carry the record schema).
+                guard parameter != "records" else { continue }
+                for (field, inner) in schema["items"]?["properties"]?.object ?? JSONObject() {
+                    #expect(inner["description"]?.string?.isEmpty == false, "\(name).\(parameter).\(field)")
+                }
+            }
+        }
+        #expect(parameters >= 43)
+        let search = try #require(tools.first { $0["name"] == "search_entities" }?["inputSchema"]?["properties"])
+        #expect(search["limit"]?["default"] == JSONValue(20))
+        #expect(search["limit"]?["maximum"] == JSONValue(10_000), "the definition's keywords stay beside it")
+        let value = search["filters"]?["items"]?["properties"]?["value"]
+        #expect(value?["examples"]?.array?.contains([10, 50]) == true, "between takes [low, high]")
     }
 
     @Test func resourceURIsArePercentDecoded() throws {
@@ -55,7 +87,7 @@ import Testing
         let s = try server()
         let modern = answer(
             s,
-            #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"stats","arguments":{},"# + Self.meta
+            #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"index_stats","arguments":{},"# + Self.meta
                 + "}}")
         #expect(modern?["result"]?["resultType"] == "complete")
         let hello = answer(
@@ -67,7 +99,7 @@ import Testing
         )
         #expect(answer(s, #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#) == nil)
         let legacy = answer(
-            s, #"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"stats","arguments":{}}}"#)
+            s, #"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"index_stats","arguments":{}}}"#)
         #expect(legacy?["result"]?["isError"] == false)
         #expect(legacy?["result"]?["resultType"] == nil)
     }
@@ -83,7 +115,49 @@ import Testing
         #expect(answer(s, #"{"jsonrpc":"2.0","id":1,"result":{}}"#) == nil, "a response is not answered")
         let args = answer(
             s,
-            #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get","arguments":[],"# + Self.meta + "}}")
+            #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_entities","arguments":[],"#
+                + Self.meta + "}}")
         #expect(args?["error"]?["code"] == JSONValue(-32602))
+    }
+
+    @Test func badArgumentsAreToolErrorsAndUnknownToolsProtocolErrors() throws {
+        let s = try server()
+        let call = { (name: String, arguments: String) in
+            self.answer(
+                s,
+                #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":""# + name + #"","arguments":"#
+                    + arguments + "," + Self.meta + "}}")
+        }
+        for (name, arguments, named) in [
+            ("search_entities", #"{"query":"x","limt":3}"#, #"unknown parameter "limt""#),
+            ("search_entities", #"{"query":"x","limit":"3"}"#, "limit"),
+            ("query_entities", #"{"type":"doc","filters":[{"property":"n","op":"between","value":5}]}"#, "between"),
+            (
+                "query_entities", #"{"type":"doc","filters":[{"property":"m","op":"eq","value":5}]}"#,
+                #"unknown property "m""#
+            ),
+            ("spotlight_query", #"{"query":"title == \"open"}"#, "invalid_query"),
+            ("drill_reindex", #"{"records":[{"type":"doc","id":"1","title":7}]}"#, #"field "title""#),
+            ("get_related_entities", #"{"type":"doc","id":"none"}"#, "not_found"),
+        ] {
+            let result = try #require(call(name, arguments)?["result"], "\(name) \(arguments)")
+            #expect(result["isError"] == true, "\(name) \(arguments)")
+            #expect(result["structuredContent"] == nil)
+            let text = try #require(result["content"]?.array?.first?["text"]?.string)
+            #expect(text.contains(named), "\(text)")
+            let error = try #require(result["_meta"]?["entityidx/error"])
+            #expect(error["message"]?.string.map(text.contains) == true)
+            #expect(error["data"]?["code"] != nil)
+        }
+        let drill = call("drill_reindex", #"{"records":[{"type":"doc","id":"1","title":7}]}"#)
+        #expect(drill?["result"]?["_meta"]?["entityidx/error"]?["data"]?["records"]?.array?.first?["field"] == "title")
+        #expect(call("nope", "{}")?["error"]?["code"] == JSONValue(-32602))
+        let old = call("search", #"{"query":"x"}"#)?["error"]
+        #expect(old?["code"] == JSONValue(-32602))
+        #expect(old?["message"]?.string?.contains(#"did you mean "search_entities"?"#) == true)
+        #expect(
+            call("ingest_records", #"{"records":[]}"#)?["error"]?["code"] == JSONValue(-32602), "writes need permission"
+        )
+        #expect(call("get_entities", "[]")?["error"]?["code"] == JSONValue(-32602))
     }
 }

@@ -63,7 +63,7 @@ complete -c entityidx -n "__fish_seen_subcommand_from drill" -l restore -r -F -d
 complete -c entityidx -n "__fish_seen_subcommand_from drill" -l type -r -d 'only entities of this type, in the index and in the file (a reindex of one type)'
 complete -c entityidx -n "__fish_seen_subcommand_from drill" -l strict -d 'exit with status 1 when an entity is missing or changed'
 complete -c entityidx -n "__fish_seen_subcommand_from pipe" -l max-line-bytes -r -d 'the longest request line accepted (default 67108864, 64 MiB)'
-complete -c entityidx -n "__fish_seen_subcommand_from mcp" -l allow-writes -d 'also offer the ingest, delete and donate tools (read-only without it)'
+complete -c entityidx -n "__fish_seen_subcommand_from mcp" -l allow-writes -d 'also offer the write tools: ingest_records, delete_entities, donate_interaction'
 complete -c entityidx -n "__fish_seen_subcommand_from spotlight" -l type -r -d 'only entities of this type'
 complete -c entityidx -n "__fish_seen_subcommand_from spotlight" -l limit -r -d 'at most N results (default 100)'
 complete -c entityidx -n "__fish_seen_subcommand_from spotlight" -l fetch -r -d 'return only the type, id and these attributes (fetchAttributes), comma-separated'

@@ -185,7 +185,7 @@ _entityidx() {
                     '--help[show this help]' \
                     '*:argument:' ;;
                 mcp) _arguments \
-                    '--allow-writes[also offer the ingest, delete and donate tools (read-only without it)]' \
+                    '--allow-writes[also offer the write tools\: ingest_records, delete_entities, donate_interaction]' \
                     '--db[the database file (default\: $ENTITYIDX_DB, else ./entityidx.sqlite)]:file:_files' \
                     '--now[fix the clock (ISO-8601 with a zone), for reproducible expiry and recency]:now:' \
                     '--json[print the pipe'\''s result object as JSON]' \
