@@ -64,7 +64,7 @@ public final class CommandContext {
     /// The store, opened (and created or migrated) on first use.
     public func store() throws(EntityIndexError) -> EntityStore {
         if let openedStore { return openedStore }
-        if dbPath != ":memory:" && !mayCreateIndex && !Platform.fileExists(dbPath) {
+        if !mayCreateIndex && !Self.holdsAnIndex(dbPath) {
             throw EntityIndexError(.noIndex, "no index at \(dbPath); run entityidx ingest first")
         }
         let errorOutput = self.errorOutput
@@ -101,6 +101,14 @@ public final class CommandContext {
         if let near = Suggestion.closest(to: type, in: known) { message += "; did you mean \"\(near)\"?" }
         message += known.isEmpty ? " (the index has no entities)" : " (the index has: \(known.joined(separator: ", ")))"
         throw EntityIndexError(.notFound, message)
+    }
+
+    /// Whether the path names a file that may hold an index: a missing file holds none, nor does an empty one
+    /// with nothing in a `-wal` beside it (SQLite would take it for a new database, and a read would write a schema
+    /// into it).
+    static func holdsAnIndex(_ path: String) -> Bool {
+        guard let size = Platform.fileSize(path) else { return false }
+        return size > 0 || (Platform.fileSize(path + "-wal") ?? 0) > 0
     }
 
     public func handler() throws(EntityIndexError) -> RequestHandler {

@@ -66,9 +66,10 @@ public enum Platform {
         return Int(st.st_size)
     }
 
-    static func fileExists(_ path: String) -> Bool {
+    /// The size of the file the path names (links followed), nil when it names nothing.
+    static func fileSize(_ path: String) -> Int? {
         var st = stat()
-        return stat(path, &st) == 0
+        return stat(path, &st) == 0 ? Int(st.st_size) : nil
     }
 
     static func closeFile(_ fd: Int32) { if fd > 2 { close(fd) } }

@@ -36,6 +36,27 @@ import Testing
         #expect(try run(db, ["stats"]).status == 0)
     }
 
+    @Test func aReadingCommandOnAnEmptyFileIsNoIndexAndLeavesItEmpty() throws {
+        let db = TestSupport.temporaryDirectory() + "/empty.sqlite"
+        #expect(FileManager.default.createFile(atPath: db, contents: Data()))
+        func size() -> Int { ((try? FileManager.default.attributesOfItem(atPath: db))?[.size] as? Int) ?? -1 }
+        let missing = TestSupport.temporaryDirectory() + "/nothing-here.sqlite"
+        for args in [["search", "x"], ["stats"], ["get", "--type", "t", "1"], ["all", "--type", "t"], ["lint"]] {
+            let r = try run(db, args)
+            let none = try run(missing, args)
+            #expect(r.status == 1 && r.status == none.status, "\(args)")
+            #expect(r.stderr == "error: no index at \(db); run entityidx ingest first\n", "\(args)")
+            #expect(size() == 0, "\(args) wrote into the empty file")
+            #expect(!FileManager.default.fileExists(atPath: db + "-wal"), "\(args)")
+        }
+        let json = try run(db, ["stats", "--json"])
+        #expect(try JSONParser().parse(json.stderr)["data"]?["code"] == "no_index")
+        #expect(size() == 0)
+        #expect(try run(db, ["ingest", "-"], input: "[]").status == 0, "a writing command creates the index in it")
+        #expect(size() > 0)
+        #expect(try run(db, ["stats"]).status == 0)
+    }
+
     @Test func withJSONAnErrorIsThePipesErrorObjectOnStderr() throws {
         let db = try samples()
         let missing = try run(db, ["related", "--type", "order", "nope", "--json"])
