@@ -32,6 +32,11 @@ public final class CommandContext {
     ) throws(UsageError) {
         dbPath = arguments.value("db") ?? Self.defaultDatabase
         guard !dbPath.isEmpty else { throw UsageError("--db must be the path of a file, not empty") }
+        guard dbPath != ":memory:" else {
+            throw UsageError(
+                "--db must be the path of a file, not :memory: (a database in memory would keep nothing between commands; ./:memory: is a file of that name)"
+            )
+        }
         if let text = arguments.value("now") {
             guard let ms = Timestamp.parse(text) else {
                 throw UsageError(

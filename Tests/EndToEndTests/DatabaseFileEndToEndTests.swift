@@ -59,6 +59,30 @@ import Testing
         #expect(back.json["entities"]?.array?.count == 1)
     }
 
+    @Test func dbIsNeverADatabaseInMemory() throws {
+        let dir = TestSupport.temporaryDirectory()
+        let usage = "Usage: entityidx ingest"
+        for (arguments, environment) in [
+            (["--db", ":memory:", "ingest", "-"], [:]), (["ingest", "-"], ["ENTITYIDX_DB": ":memory:"]),
+        ] {
+            let r = try run(arguments, in: dir, input: records, environment: environment)
+            #expect(r.status == 64, "\(r.stderr)")
+            #expect(r.stdout.isEmpty, "nothing is said to be inserted: \(r.stdout)")
+            #expect(r.stderr.contains(":memory:") && r.stderr.contains("keep nothing between commands"), "\(r.stderr)")
+            #expect(r.stderr.contains(usage), "\(r.stderr)")
+        }
+        for command in [["search", "x"], ["stats"], ["pipe"]] {
+            #expect(try run(["--db", ":memory:"] + command, in: dir).status == 64, "\(command)")
+        }
+        let json = try run(["--db", ":memory:", "stats", "--json"], in: dir)
+        #expect(json.status == 64, "\(json.stderr)")
+        #expect(try JSONParser().parse(json.stderr)["data"]?["code"] == "usage_error")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty, "no file is made either")
+        let file = try run(["--db", "./:memory:", "ingest", "-"], in: dir, input: records)
+        #expect(file.status == 0, "./:memory: is a file of that name: \(file.stderr)")
+        #expect(mode(dir + "/:memory:") == 0o600)
+    }
+
     @Test func aReadOnlyFolderIsSearchedAndLeavesNothingBehind() throws {
         guard canDropPrivileges else { return }
         let dir = TestSupport.temporaryDirectory()
