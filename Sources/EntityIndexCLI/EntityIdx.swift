@@ -123,6 +123,8 @@ public enum EntityIdx {
             return fail(UsageError(error.message, usage: error.usage ?? command.spec.usage))
         } catch let error as EntityIndexError {
             errorOutput(json ? JSONWriter.string(error.json) + "\n" : "error: \(error.message)\n")
+            // Stopped by a signal: the status tells which, as for a process the signal ended.
+            if error.code == .interrupted, let signal = StopSignal.received { return 128 + signal }
             return 1
         } catch {
             errorOutput(

@@ -17,6 +17,9 @@ final class RecordFile {
         guard fd >= 0 else { throw EntityIndexError(.io, "cannot read \(path): \(openError ?? "unknown error")") }
         self.fd = fd
         reader = JSONStreamReader(fd: fd, maxElementBytes: RecordLimits.maxRecordBytes)
+        // A stop signal ends a read that waits for input; the command then stops with `interrupted`.
+        StopSignal.install()
+        reader.stopRequested = { StopSignal.received != nil }
     }
 
     deinit { Platform.closeFile(fd) }

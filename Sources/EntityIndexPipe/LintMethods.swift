@@ -93,12 +93,19 @@ extension LintReport {
             if let first = f.first { o["first"] = first.json }
             return .object(o)
         }
-        return .object(
-            JSONObject([
-                ("findings", .array(findings)), ("counts", .object(counts)),
-                ("errors", JSONValue(count(.error))), ("warnings", JSONValue(count(.warning))),
-                ("records", JSONValue(records)), ("indexed", JSONValue(indexed)), ("withinDays", JSONValue(withinDays)),
-            ]))
+        var result = JSONObject([
+            ("findings", .array(findings)), ("counts", .object(counts)),
+            ("errors", JSONValue(count(.error))), ("warnings", JSONValue(count(.warning))),
+            ("records", JSONValue(records)), ("indexed", JSONValue(indexed)), ("withinDays", JSONValue(withinDays)),
+        ])
+        if unlistedCount > 0 {
+            var unlisted = JSONObject()
+            for code in LintCode.allCases {
+                if let n = self.unlisted[code], n > 0 { unlisted[code.rawValue] = JSONValue(n) }
+            }
+            result["unlisted"] = .object(unlisted)
+        }
+        return .object(result)
     }
 }
 

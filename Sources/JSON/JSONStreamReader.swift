@@ -39,6 +39,8 @@ public final class JSONStreamReader {
     public private(set) var bytesRead = 0
     /// Bytes read and parsed so far: `bytesRead` less what waits in the buffer (for a share of the input done).
     public var bytesConsumed: Int { bytesRead - (chunkLength - chunkIndex) }
+    /// Asked when a read is interrupted by a signal: true ends the input there (the caller then sees why).
+    public var stopRequested: (() -> Bool)?
 
     private enum State { case start, arrayBeforeElement, arrayAfterElement, arrayDone, ndjson, done }
 
@@ -51,7 +53,13 @@ public final class JSONStreamReader {
         if atEOF { return false }
         while true {
             let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
+            if n < 0 && errno == EINTR {
+                if stopRequested?() == true {
+                    atEOF = true
+                    return false
+                }
+                continue
+            }
             if n <= 0 {
                 atEOF = true
                 return false

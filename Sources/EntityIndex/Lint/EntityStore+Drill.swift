@@ -42,17 +42,36 @@ extension EntityStore {
     /// it would be rejected whole. A later record of the same entity replaces an earlier one.
     /// With `type`, only entities of that type count, on both sides (the system asked to reindex one type).
     public func drill(restore input: RecordSource, type: String? = nil) throws(EntityIndexError) -> DrillReport {
+        // The first problems are kept and the others counted, as in an ingest: an input of endless bad records
+        // takes the memory of those it lists.
         var problems: [RecordProblem] = []
+        var problemCount = 0
         var pushed: [(record: EntityRecord, location: LintLocation)] = []
         var positions: [EntityKey: Int] = [:]
+        func found(_ problem: RecordProblem) {
+            problemCount += 1
+            if problems.count < Ingestion.maxListedProblems { problems.append(problem) }
+            // The drill is an error now: the records pushed so far are not needed any more.
+            if !pushed.isEmpty {
+                pushed = []
+                positions = [:]
+            }
+        }
+        var read = 0
         for item in input {
+            read += 1
+            try StopSignal.check("reading the restore input")
+            if read % Self.checkedRecords == 0 {
+                try MemoryRoom.require(0, for: "the \(read) records of the restore input read so far")
+            }
             switch item {
-            case .unreadable(let problem): problems.append(problem)
+            case .unreadable(let problem): found(problem)
             case .record(let value, let position, let line):
                 switch RecordValidator.validate(value, position: position, line: line) {
-                case .failure(let failure): problems += failure.problems
+                case .failure(let failure): failure.problems.forEach(found)
                 case .success(let record):
                     if let type, record.type != type { continue }
+                    if problemCount > 0 { continue }
                     let entry = (record, LintLocation.input(position, line: line, record.key))
                     if let earlier = positions[record.key] {
                         pushed[earlier] = entry
@@ -63,13 +82,14 @@ extension EntityStore {
                 }
             }
         }
-        guard problems.isEmpty else {
+        try StopSignal.check("reading the restore input")
+        guard problemCount == 0 else {
             let listed = problems.prefix(Ingestion.maxListedProblems)
-            var message = problems.count == 1 ? "1 problem" : "\(problems.count) problems"
+            var message = problemCount == 1 ? "1 problem" : "\(problemCount) problems"
             message +=
                 " in the restore input (an ingest would reject all of it):\n"
                 + listed.map { "  " + $0.description }.joined(separator: "\n")
-            if problems.count > listed.count { message += "\n  … and \(problems.count - listed.count) more" }
+            if problemCount > listed.count { message += "\n  … and \(problemCount - listed.count) more" }
             throw EntityIndexError(.invalidRecord, message, details: Array(listed))
         }
 
@@ -101,6 +121,10 @@ extension EntityStore {
         report.missing = indexedKeys.filter { positions[$0] == nil }
         return report
     }
+
+    /// How often reading records for a lint or drill checks the memory left: every this many records (a chunk,
+    /// as an ingest's).
+    static let checkedRecords = 256
 
     /// The fields whose values differ between two records, in field order; properties name each property
     /// (`properties.total`). Key order does not count, nor how a number is written (`1.50` equals `1.5`).

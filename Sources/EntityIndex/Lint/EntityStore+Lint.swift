@@ -33,17 +33,31 @@ extension EntityStore {
         var firstOfKey: [EntityKey: LintLocation] = [:]
         let pushExpiry = Self.defaultExpiry(from: now)
 
+        // The first invalid-record findings and repeated records are kept, the others counted: an input of endless
+        // bad (or repeated) records takes the memory of those it lists.
+        var unlisted: [LintCode: Int] = [:]
+        func invalid(_ problem: RecordProblem) {
+            if findings.count < LintReport.maxListedPerCode {
+                findings.append(Self.invalidFinding(problem))
+            } else {
+                unlisted[.invalidRecord, default: 0] += 1
+            }
+        }
         var recordCount = 0
         if let records = request.records {
             for input in records {
                 recordCount += 1
+                try StopSignal.check("reading the records to lint")
+                if recordCount % Self.checkedRecords == 0 {
+                    try MemoryRoom.require(0, for: "the \(recordCount) records to lint read so far")
+                }
                 switch input {
                 case .unreadable(let problem):
-                    findings.append(Self.invalidFinding(problem))
+                    invalid(problem)
                 case .record(let value, let position, let line):
                     switch RecordValidator.validate(value, position: position, line: line) {
                     case .failure(let failure):
-                        findings += failure.problems.map(Self.invalidFinding)
+                        failure.problems.forEach(invalid)
                     case .success(let record):
                         let subject = LintSubject(
                             record, location: .input(position, line: line, record.key),
@@ -51,7 +65,11 @@ extension EntityStore {
                         // A later record of the same entity replaces the earlier one, as in an ingest.
                         if let earlier = inputKeys[record.key] {
                             if firstOfKey[record.key] == nil { firstOfKey[record.key] = subjects[earlier].location }
-                            repeats.append(subject.location)
+                            if repeats.count < LintReport.maxListedPerCode {
+                                repeats.append(subject.location)
+                            } else {
+                                unlisted[.duplicateKey, default: 0] += 1
+                            }
                             subjects[earlier] = subject
                         } else {
                             inputKeys[record.key] = subjects.count
@@ -61,6 +79,7 @@ extension EntityStore {
                 }
             }
         }
+        if request.records != nil { try StopSignal.check("reading the records to lint") }
         let inputCount = subjects.count
         for location in repeats {
             let key = location.entity!
@@ -90,7 +109,7 @@ extension EntityStore {
         }.map(\.element)
         return LintReport(
             findings: findings, records: recordCount, indexed: indexed,
-            withinDays: request.withinDays)
+            withinDays: request.withinDays, unlisted: unlisted)
     }
 
     static func invalidFinding(_ problem: RecordProblem) -> LintFinding {

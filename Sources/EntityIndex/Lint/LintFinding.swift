@@ -113,8 +113,12 @@ public struct LintFinding: Sendable, Equatable {
     public var severity: LintSeverity { code.severity }
 }
 
-/// The outcome of `lint`: every finding, ordered by code and then location, and what was checked.
+/// The outcome of `lint`: the findings, ordered by code and then location, and what was checked.
 public struct LintReport: Sendable {
+    /// Findings of one code kept from the input, at most (`invalid-record`, `duplicate-key`); the others are
+    /// counted in `unlisted`, so that an endless input of bad records is checked in bounded memory.
+    public static let maxListedPerCode = 1000
+
     public var findings: [LintFinding]
     /// Records read from the input (0 when the whole index is linted).
     public var records: Int
@@ -122,12 +126,28 @@ public struct LintReport: Sendable {
     public var indexed: Int
     /// The `--within` window of `will-expire`, in days.
     public var withinDays: Int
+    /// Findings found but not listed, by code (past `maxListedPerCode`).
+    public var unlisted: [LintCode: Int]
 
-    public func count(_ severity: LintSeverity) -> Int { findings.reduce(0) { $0 + ($1.severity == severity ? 1 : 0) } }
+    public init(findings: [LintFinding], records: Int, indexed: Int, withinDays: Int, unlisted: [LintCode: Int] = [:]) {
+        self.findings = findings
+        self.records = records
+        self.indexed = indexed
+        self.withinDays = withinDays
+        self.unlisted = unlisted
+    }
 
-    /// Findings per code, in code order, codes without findings left out.
+    /// Findings of a severity, the unlisted ones included.
+    public func count(_ severity: LintSeverity) -> Int {
+        counts.reduce(0) { $0 + ($1.code.severity == severity ? $1.count : 0) }
+    }
+
+    /// Findings not listed, of every code.
+    public var unlistedCount: Int { unlisted.values.reduce(0, +) }
+
+    /// Findings per code, the unlisted ones included, in code order, codes without findings left out.
     public var counts: [(code: LintCode, count: Int)] {
-        var n: [LintCode: Int] = [:]
+        var n = unlisted.filter { $0.value > 0 }
         for f in findings { n[f.code, default: 0] += 1 }
         return LintCode.allCases.compactMap { c in n[c].map { (c, $0) } }
     }

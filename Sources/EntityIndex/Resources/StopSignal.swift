@@ -12,6 +12,10 @@ public enum StopSignal {
         return signal == 0 ? nil : signal
     }
 
+    /// Installs the handler (SIGINT, SIGTERM; SIGPIPE ignored) and unblocks the signals, for a command that
+    /// stops its work itself: a blocked read then returns, as the handler does not restart it.
+    public static func install() { eidx_install_stop_signals() }
+
     /// Throws `interrupted` once a stop signal has arrived.
     @inline(__always)
     public static func check(_ what: @autoclosure () -> String) throws(EntityIndexError) {

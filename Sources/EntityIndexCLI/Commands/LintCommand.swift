@@ -60,6 +60,11 @@ struct LintCommand: Command {
                         context.print(line)
                     }
                 }
+                if let unlisted = report.unlisted[code], unlisted > 0 {
+                    context.print(
+                        "  … and \(Output.number(unlisted)) more, not listed (the first \(Output.number(LintReport.maxListedPerCode)) are)"
+                    )
+                }
                 context.print("")
             }
             let (errors, warnings) = (report.count(.error), report.count(.warning))
@@ -71,7 +76,7 @@ struct LintCommand: Command {
             if report.findings.isEmpty {
                 context.print("no findings in \(checked)")
             } else {
-                let n = report.findings.count
+                let n = report.findings.count + report.unlistedCount
                 context.print(
                     "\(Output.number(n)) finding\(n == 1 ? "" : "s") (\(Output.number(errors)) error\(errors == 1 ? "" : "s"), "
                         + "\(Output.number(warnings)) warning\(warnings == 1 ? "" : "s")) in \(checked)")

@@ -397,6 +397,8 @@ export interface LintResult {
   records: number;
   indexed: number;
   withinDays: number;
+  /** Findings counted but not listed, by code (past the first 1000 of invalid-record and duplicate-key). */
+  unlisted?: Partial<Record<LintCode, number>>;
 }
 export interface DrillParams<P extends PropertiesOf<P> = Properties> {
   /** The records the app's reindex pushes back. */
