@@ -150,8 +150,19 @@ final class PipeProcess {
         process.arguments = ["--db", db] + (now.map { ["--now", $0] } ?? []) + [command] + extra
         process.standardInput = stdin
         process.standardOutput = stdout
-        process.standardError = FileHandle.nullDevice
+        FileManager.default.createFile(atPath: errorPath, contents: nil)
+        process.standardError = FileHandle(forWritingAtPath: errorPath) ?? FileHandle.nullDevice
         try process.run()
+    }
+
+    /// The process's standard error goes to a file, so that a process that ends early says why.
+    let errorPath = TestSupport.temporaryDirectory() + "/stderr.txt"
+
+    /// The last lines the process wrote to its standard error, and its exit status once it has ended.
+    var whyClosed: String {
+        let text = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
+        let status = process.isRunning ? "still running" : "exit status \(process.terminationStatus)"
+        return "the pipe closed (\(status)): " + String(text.suffix(400))
     }
 
     func send(raw line: Data) {
@@ -192,7 +203,7 @@ final class PipeProcess {
         ]
         requests.append(request)
         send(JSONWriter.string(request))
-        guard let response = readLine() else { return (nil, ["message": "the pipe closed"]) }
+        guard let response = readLine() else { return (nil, ["message": .string(whyClosed)]) }
         return (response["result"], response["error"])
     }
 
