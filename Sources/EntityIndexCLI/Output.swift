@@ -17,7 +17,8 @@ enum Output {
             return
         }
         var rows: [[String]] = header.map { [numbered ? [""] + $0 : $0] } ?? []
-        for (i, e) in items.enumerated() {
+        for (i, item) in items.enumerated() {
+            let e = item.parsed
             var row = numbered ? ["\(i + 1)."] : []
             row.append(e.key.description)
             row.append(cell(e.record["title"]?.string ?? "", 48, in: context))

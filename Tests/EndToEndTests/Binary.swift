@@ -1,6 +1,7 @@
 import Foundation
 import JSON
 import TestSupport
+import Testing
 
 /// Runs the built `entityidx` as a user would.
 enum Binary {
@@ -91,6 +92,14 @@ enum Binary {
 
     /// Writing to a child that has gone fails with EPIPE instead of killing the test runner.
     static let ignoreSIGPIPE: Void = { signal(SIGPIPE, SIG_IGN) }()
+
+    /// Ingests the sample shop data (`data/`) into `db`, each file expected to succeed.
+    static func ingestSamples(into db: String, now: String) throws {
+        for file in ["customers.ndjson", "products.json", "orders.json"] {
+            let r = try run(["--db", db, "--now", now, "ingest", TestSupport.repository + "/data/" + file])
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+    }
 
     /// Runs `entityidx ARGS` with `input` on stdin.
     static func run(_ arguments: [String], input: String = "", environment: [String: String] = [:]) throws -> Result {

@@ -12,12 +12,7 @@ import Testing
         try Binary.run(["--db", db, "--now", now] + args, input: input)
     }
 
-    func ingestSamples() throws {
-        for file in ["customers.ndjson", "products.json", "orders.json"] {
-            let r = try run(["ingest", TestSupport.repository + "/data/" + file])
-            #expect(r.status == 0, "\(r.stderr)")
-        }
-    }
+    func ingestSamples() throws { try Binary.ingestSamples(into: db, now: now) }
 
     @Test func sampleDataEndToEnd() throws {
         try ingestSamples()

@@ -16,6 +16,19 @@ import Testing
 
     func monotonic() -> Double { ProcessInfo.processInfo.systemUptime }
 
+    /// Starts `entityidx COMMAND` on the index with its stdin a pipe the test writes, its output discarded.
+    func launch(_ command: [String]) throws -> (process: Process, stdin: Pipe) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Binary.path)
+        process.arguments = ["--db", db, "--now", now] + command
+        let stdin = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return (process, stdin)
+    }
+
     @Test func theFirstProblemsAreListedAndTheOthersCounted() throws {
         #expect(try run(["ingest", "-"], input: JSONWriter.string(TestSupport.record("t", "1", "One"))).status == 0)
         let bad = Array(repeating: "not json", count: 1500).joined(separator: "\n")
@@ -51,14 +64,7 @@ import Testing
     func endlessInvalidInputTakesBoundedMemoryAndStopsOnSIGTERM(_ command: [String]) throws {
         #expect(try run(["ingest", "-"], input: JSONWriter.string(TestSupport.record("t", "1", "One"))).status == 0)
         Binary.ignoreSIGPIPE
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Binary.path)
-        process.arguments = ["--db", db, "--now", now] + command
-        let stdin = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let (process, stdin) = try launch(command)
         let pid = process.processIdentifier
         nonisolated(unsafe) var written = 0
         let start = monotonic()
@@ -89,14 +95,7 @@ import Testing
         #expect(took < 0.25, "\(command[0]) stopped \(Int(took * 1000)) ms after SIGTERM")
 
         // Waiting for input that does not come, it stops as soon.
-        let idle = Process()
-        idle.executableURL = URL(fileURLWithPath: Binary.path)
-        idle.arguments = ["--db", db, "--now", now] + command
-        let quiet = Pipe()
-        idle.standardInput = quiet
-        idle.standardOutput = FileHandle.nullDevice
-        idle.standardError = FileHandle.nullDevice
-        try idle.run()
+        let (idle, quiet) = try launch(command)
         Thread.sleep(forTimeInterval: 0.5)
         let asked = monotonic()
         kill(idle.processIdentifier, SIGTERM)

@@ -40,6 +40,15 @@ public struct EntityResult: Sendable {
         set { stored = .parsed(newValue) }
     }
 
+    /// The same result with its record parsed once, for a reader that looks at several of its fields (each read of
+    /// `record` parses a stored text again).
+    public var parsed: EntityResult {
+        guard case .text = stored else { return self }
+        var copy = self
+        copy.stored = .parsed(record)
+        return copy
+    }
+
     /// The record's JSON text when the result holds it unparsed.
     public var recordText: JSONText? {
         if case .text(let t) = stored { return t }

@@ -139,9 +139,10 @@ extension EntityStore {
     /// entity has no value for is left out.
     static func project(_ result: EntityResult, _ attributes: [String]) -> EntityResult {
         var record = JSONObject([("type", .string(result.key.type)), ("id", .string(result.key.id))])
-        let properties = result.record["properties"]?.object
+        let full = result.record
+        let properties = full["properties"]?.object
         for name in attributes where record[name] == nil {
-            let value = SpotlightAttribute.recordField(name).flatMap { result.record[$0] } ?? properties?[name]
+            let value = SpotlightAttribute.recordField(name).flatMap { full[$0] } ?? properties?[name]
             if let value, value != .null { record[name] = value }
         }
         return EntityResult(key: result.key, record: record)
