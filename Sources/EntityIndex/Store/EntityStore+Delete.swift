@@ -42,7 +42,7 @@ extension EntityStore {
                     let deleted = Int(try db.scalar("SELECT count(*) FROM entity")?.int ?? 0)
                     try emptyFullTextIndexes()
                     try db.execute(
-                        "DELETE FROM entity; DELETE FROM client_state; DELETE FROM reindex_outstanding; DELETE FROM donation; DELETE FROM vocabulary;"
+                        "DELETE FROM entity; DELETE FROM name_key; DELETE FROM client_state; DELETE FROM reindex_outstanding; DELETE FROM donation; DELETE FROM vocabulary;"
                     )
                     return deleted
                 }

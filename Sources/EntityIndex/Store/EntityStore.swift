@@ -10,7 +10,7 @@ import SQLite
 /// Opening never writes for a read, except the schema migrations a read needs: a database indexed by another
 /// version of the text pipeline is still searched, and rebuilt by its first write (or `rebuild()`), once.
 public final class EntityStore {
-    public let db: Connection
+    let db: Connection
     public let path: String
     /// The clock: fixed by `--now`, else the wall clock at open.
     public var now: Int64

@@ -372,10 +372,9 @@ CREATE VIRTUAL TABLE search_code USING fts5(
     tokenize = 'trigram',
     columnsize = 0
 );
--- The engine deletes the full-text entries (it re-derives their text); the name keys go with the document.
-CREATE TRIGGER search_doc_ad AFTER DELETE ON search_doc BEGIN
-    DELETE FROM name_key WHERE doc = old.doc;
-END;
+-- The engine deletes the full-text entries and the name keys of a document (it re-derives them from the record), so
+-- nothing needs to find a document's name keys by document: `name_key_doc` goes.
+DROP INDEX name_key_doc;
 DELETE FROM name_key;
 DELETE FROM vocabulary;
 UPDATE meta SET value = '0' WHERE key = 'text_version';

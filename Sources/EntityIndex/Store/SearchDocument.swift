@@ -85,13 +85,16 @@ struct SearchDocument {
 }
 
 extension SearchDocument {
-    /// A 64-bit FNV-1a hash of every column as indexed and of the codes, stored in `search_doc.text_hash`: a delete
-    /// that re-derives the text from the record checks it against this (see `EntityStore.deleteIndexEntry`).
+    /// A 64-bit FNV-1a hash of every column as indexed, of the codes and of the name keys, stored in
+    /// `search_doc.text_hash`: a delete that re-derives them from the record checks them against this (see `EntityStore.deleteIndexEntry`).
     var textHash: Int64 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         for part in columns + [codes] {
             for b in part.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
             h = (h ^ 0x1f) &* 0x100_0000_01b3  // a separator no text holds
+        }
+        for key in nameKeys {
+            for shift in stride(from: 0, to: 64, by: 8) { h = (h ^ UInt64(truncatingIfNeeded: key >> shift & 0xFF)) &* 0x100_0000_01b3 }
         }
         return Int64(bitPattern: h)
     }
@@ -130,7 +133,7 @@ extension EntityStore {
         }
     }
 
-    /// Deletes an entity's FTS entries and name keys, given the text they were made from (`doc`, re-derived from
+    /// Deletes an entity's FTS entries and name keys, given the text and keys they were made from (`doc`, re-derived from
     /// its stored record): single-row 'delete's (an INSERT … SELECT would run in a statement transaction, which
     /// makes FTS5 flush its pending terms; see schema/004).
     ///
@@ -160,7 +163,9 @@ extension EntityStore {
         try db.run(
             "INSERT INTO search_code(search_code, rowid, codes) VALUES ('delete', ?, ?)",
             [.integer(docid), .text(doc.codes)])
-        try db.run("DELETE FROM name_key WHERE doc = ?", [.integer(docid)])
+        for key in doc.nameKeys {
+            try db.run("DELETE FROM name_key WHERE hash = ? AND doc = ?", [.integer(key), .integer(docid)])
+        }
     }
 
     /// Deletes the FTS entries of the entities that `condition` (on `entity e`) selects, before they are deleted:
