@@ -1,7 +1,7 @@
 import EntityIndex
 import Foundation
-import SQLite
 import JSON
+import SQLite
 
 /// The real corpus: Debian's package list, ingested by `entityidx ingest` and by the raw FTS5 baseline, then searched
 /// with a query mix drawn from it, through the pipe, in process, and on the baseline; then by tantivy, when given.

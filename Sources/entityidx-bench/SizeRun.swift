@@ -1,7 +1,7 @@
 import EntityIndex
 import Foundation
-import SQLite
 import JSON
+import SQLite
 
 /// One corpus size: build both indexes, then time ingest, queries, the pipe and a cold start.
 struct SizeRun {

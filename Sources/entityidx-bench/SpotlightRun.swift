@@ -1,7 +1,7 @@
 import EntityIndex
 import Foundation
-import SQLite
 import JSON
+import SQLite
 
 /// `entityidx-bench spotlight FILE`: each Core Spotlight query form on Debian's package list, timed in process.
 ///

@@ -94,7 +94,9 @@ extension SearchDocument {
             h = (h ^ 0x1f) &* 0x100_0000_01b3  // a separator no text holds
         }
         for key in nameKeys {
-            for shift in stride(from: 0, to: 64, by: 8) { h = (h ^ UInt64(truncatingIfNeeded: key >> shift & 0xFF)) &* 0x100_0000_01b3 }
+            for shift in stride(from: 0, to: 64, by: 8) {
+                h = (h ^ UInt64(truncatingIfNeeded: key >> shift & 0xFF)) &* 0x100_0000_01b3
+            }
         }
         return Int64(bitPattern: h)
     }
