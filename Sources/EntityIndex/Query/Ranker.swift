@@ -30,7 +30,7 @@ struct CandidateRow {
 /// 5. exactness: for entities whose every word matched the title or id, the title equals the query, starts with
 ///    it (its words whole), has every word whole, starts with it while the last word is typed (`blue mu` in "Blue
 ///    mug"), or none of these; for the others, a synonym or keyword that equals the query (all its words, in order,
-///    the whole value) before the rest;
+///    the whole value), then (when the last word typed is a number) the number whole, before the rest;
 /// 6. the document rank (`DocumentRank`): rankingHint, priority, the day of lastUsedAt, fewer title words, newer.
 /// (Every word always matches: that tier is implied by the AND query.)
 ///
@@ -112,7 +112,7 @@ struct Ranker {
 
     /// The tiers of a candidate. (Whether a synonym or keyword equals the query is looked up by `TopK`.)
     func features(_ c: CandidateRow) -> Ranked {
-        var typos = 0, attribute = 0, best = 5
+        var typos = 0, attribute = 0, best = 5, lastRank = 5
         for term in query.terms {
             var termBest: (typos: Int, rank: Int)?
             for index in 0..<CandidateRow.columnCount {
@@ -123,10 +123,20 @@ struct Ranker {
             typos += termBest?.typos ?? 2
             attribute += termBest?.rank ?? 5
             best = min(best, termBest?.rank ?? 5)
+            lastRank = termBest?.rank ?? 5
         }
         let key = c.key
         let exact = c.idKey.bytes.elementsEqual(query.idKeyBytes) || key.id == query.raw ? 0 : 1
-        let exactness = attribute == 0 ? titleExactness(c) : 4
+        var exactness = attribute == 0 ? titleExactness(c) : 4
+        // Typed digits equal to a number, or to its end from a group boundary, before numbers that merely start
+        // with them (`SearchQuery.ranksWholeNumbers`): the last word whole in a field of its best rank.
+        if exactness == 4, attribute != 0, query.ranksWholeNumbers, let last = query.terms.last,
+            (0..<CandidateRow.columnCount).contains(where: {
+                Ranker.columnRank[$0] == lastRank && last.match(c.column($0), wholeWords: true) != nil
+            })
+        {
+            exactness = 2
+        }
         let titleMatched = query.terms.contains { $0.match(c.column(0)) != nil }
         let bestColumn = best == 0 ? (titleMatched ? 0 : 5) : Ranker.columnRank.firstIndex(of: best) ?? 4
         return Ranked(

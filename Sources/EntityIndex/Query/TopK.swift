@@ -143,7 +143,11 @@ struct TopK {
                     bucket(attribute, 0), "SELECT doc FROM name_key WHERE hash = ? ORDER BY doc DESC",
                     [.integer(nameKey)])
             }
-            // The word's best field: only its columns.
+            // The word's best field: only its columns (a number typed whole first, see `ranksWholeNumbers`).
+            if query.ranksWholeNumbers {
+                try readBucket(
+                    bucket(attribute, 2), fts, [.text(match(Ranker.columnsOfRank[attribute], wholeWords: true))])
+            }
             try readBucket(bucket(attribute, 4), fts, [.text(match(Ranker.columnsOfRank[attribute]))])
         }
     }
@@ -178,7 +182,8 @@ struct TopK {
         let ranker = Ranker(query: query)
         for attribute in byAttribute.keys.sorted() {
             let members = byAttribute[attribute]!
-            for (exactness, docids) in [(0, members.filter(equalNames.contains)), (4, members)] {
+            let passes = [(0, members.filter(equalNames.contains))] + (query.ranksWholeNumbers ? [(2, members)] : [])
+            for (exactness, docids) in passes + [(4, members)] {
                 let bucket = Ranker.Bucket(
                     exact: 1, fragment: 0, typos: typos, attribute: attribute, exactness: exactness)
                 for docid in docids where !acceptedDocids.contains(docid) {
@@ -260,7 +265,7 @@ struct TopK {
         try row.bind([.integer(docid)] + conditions.arguments)
         var ranked = try row.step() ? rank(CandidateRow(statement: row)) : nil
         row.reset()
-        if var r = ranked, r.bucket.attribute != 0, r.bucket.exactness == 4, r.bucket.fragment == 0,
+        if var r = ranked, r.bucket.attribute != 0, r.bucket.exactness >= 2, r.bucket.fragment == 0,
             try namesEqualQuery(r)
         {
             r.bucket.exactness = 0

@@ -240,7 +240,8 @@ public enum TextAnalyzer {
         var number: [Word] = []  // the current run of numbers
         func endNumber() {
             defer { number.removeAll() }
-            guard number.count >= 2 else { return }
+            guard let first = number.first else { return }
+            var emitted = Set<String>()
             // Each run of two groups or more that ends the number, longest last: `030 1234 567` → `1234567`,
             // `0301234567` (a number is typed from its start, or without its area or country code).
             var suffix = number.last!.tokens.map(\.text).joined()
@@ -249,6 +250,18 @@ public enum TextAnalyzer {
                 guard suffix.utf8.count >= 6 else { continue }
                 terms.append(suffix)
                 codes.append(suffix)
+                emitted.insert(suffix)
+            }
+            // An international number is also indexed in its national form (`+49 30 1234567` → `030`,
+            // `0301234567`), which is how the same number is written and typed inside its country.
+            guard first.start > 0, utf8[first.start - 1] == 0x2B else { return }
+            let groups = number.flatMap { $0.tokens.map(\.text) }
+            guard groups.joined().utf8.count >= PhoneNumbers.minDigits, let national = PhoneNumbers.national(groups)
+            else { return }
+            if let group = national.firstGroup, !groups.contains(group) { terms.append(group) }
+            if !emitted.contains(national.digits), !terms.suffix(4 * number.count + 8).contains(national.digits) {
+                terms.append(national.digits)
+                codes.append(national.digits)
             }
         }
         for (index, word) in all.enumerated() {
