@@ -9,8 +9,11 @@ PY_TEST_PACKAGES := mcp==2.3.0 python-lsp-jsonrpc==1.1.2 openrpc==11.1.1 jsonsch
 # make bench's own: tantivy, the peer on the real corpus (scripts/tantivy-peer.py).
 BENCH_VENV := .build/bench-venv
 PY_BENCH_PACKAGES := tantivy==0.27.0
+# make phone-codes's own: libphonenumber's metadata (scripts/phone-codes.py).
+PHONE_VENV := .build/phone-venv
+PY_PHONE_PACKAGES := phonenumbers==9.0.43
 
-.PHONY: all deps build release run test test-clients test-ts venv bench-venv lint schema man golden install bench bench-spotlight fuzz soak sanitize clean
+.PHONY: all deps build release run test test-clients test-ts venv bench-venv phone-codes lint schema man golden install bench bench-spotlight fuzz soak sanitize clean
 
 all: release
 
@@ -88,6 +91,12 @@ $(VENV)/.ready: Makefile
 bench-venv: $(BENCH_VENV)/.ready
 $(BENCH_VENV)/.ready: Makefile
 	$(call python-env,$(BENCH_VENV),$(PY_BENCH_PACKAGES))
+$(PHONE_VENV)/.ready: Makefile
+	$(call python-env,$(PHONE_VENV),$(PY_PHONE_PACKAGES))
+
+# The country calling codes and trunk prefixes of phone numbers, regenerated from libphonenumber's metadata.
+phone-codes: $(PHONE_VENV)/.ready
+	$(PHONE_VENV)/bin/python scripts/phone-codes.py --out Sources/EntityIndex/Text/CallingCodes+Generated.swift
 
 # Speed against plain FTS5 on Debian's package list (built here from Debian's package indexes by
 # scripts/debian-corpus.py), with tantivy beside both (scripts/tantivy-peer.py in $(BENCH_VENV)), and on a synthetic

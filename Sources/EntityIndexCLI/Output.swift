@@ -9,8 +9,8 @@ enum Output {
     /// Into a pipe or a file nothing is cut; on a terminal a long title is cut at 48 columns and the subtitle where
     /// the line would pass the terminal's width.
     static func entities(
-        _ items: [EntityResult], in context: CommandContext, numbered: Bool = false, header: [String]? = nil,
-        extra: (EntityResult) -> [String] = { _ in [] }
+        _ items: [EntityResult], in context: CommandContext, numbered: Bool = false, from first: Int = 1,
+        header: [String]? = nil, extra: (EntityResult) -> [String] = { _ in [] }
     ) {
         if items.isEmpty {
             if context.stderrIsTerminal { context.printError("no entities") }
@@ -19,7 +19,7 @@ enum Output {
         var rows: [[String]] = header.map { [numbered ? [""] + $0 : $0] } ?? []
         for (i, item) in items.enumerated() {
             let e = item.parsed
-            var row = numbered ? ["\(i + 1)."] : []
+            var row = numbered ? ["\(i + first)."] : []
             row.append(e.key.description)
             row.append(cell(e.record["title"]?.string ?? "", 48, in: context))
             row += extra(e)

@@ -60,6 +60,16 @@ extension EntityPage {
     }
 }
 
+extension SearchPage {
+    /// `{"entities": [...], "total": n, "totalIsLowerBound"?: true, "nextCursor"?: c}`.
+    public var json: JSONValue {
+        var o = JSONObject([("entities", .array(entities.map(\.json))), ("total", JSONValue(total))])
+        if totalIsLowerBound { o["totalIsLowerBound"] = .bool(true) }
+        if let nextCursor { o["nextCursor"] = .string(nextCursor) }
+        return .object(o)
+    }
+}
+
 extension RelatedEntities {
     /// `{"entities": [...], "missing"?: [{"type", "id"}]}`: `missing` only when the entity lists any.
     public var json: JSONValue {

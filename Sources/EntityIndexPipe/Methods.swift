@@ -33,16 +33,17 @@ extension GetRequest: PipeMethod {
 
 extension SearchRequest: PipeMethod {
     public static let method = Method.search
-    public static let parameters = ["query", "type", "limit", "filters", "explain", "highlight"]
+    public static let parameters = ["query", "type", "limit", "filters", "explain", "highlight", "cursor"]
     public init(params p: Params) throws(EntityIndexError) {
         self.init(
             query: try p.requiredString("query"), type: try p.type(required: false), limit: try p.limit(default: 20),
             filters: try p.filters(), explain: try p.bool("explain") ?? false,
-            highlight: try p.bool("highlight") ?? false)
+            highlight: try p.bool("highlight") ?? false, cursor: try p.string("cursor"))
     }
     public func validate() throws(EntityIndexError) { try check(type: type) }
-    public func run(on store: EntityStore) throws(EntityIndexError) -> [EntityResult] { try store.search(self) }
-    public static func encode(_ result: [EntityResult]) -> JSONValue { result.entitiesJSON }
+    /// The page of results, the total and the next page's cursor.
+    public func run(on store: EntityStore) throws(EntityIndexError) -> SearchPage { try store.searchPage(self) }
+    public static func encode(_ result: SearchPage) -> JSONValue { result.json }
 }
 
 extension CompleteRequest: PipeMethod {

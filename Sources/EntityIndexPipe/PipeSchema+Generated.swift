@@ -102,17 +102,22 @@ extension PipeSchema {
                    "limit": {"$ref": "#/$defs/limit", "description": "The most entities to return.", "default": 20},
                    "filters": {"type": "array", "items": {"$ref": "#/$defs/filter"}, "description": "Property filters every result must also pass, as in query."},
                    "explain": {"type": "boolean", "description": "Add to each entity the ranking tiers that placed it.", "default": false},
-                   "highlight": {"type": "boolean", "description": "Add to each entity the matched spans of each field (start and end in UTF-16 code units).", "default": false}}},
-      "result": {"$ref": "#/$defs/entities"}
+                   "highlight": {"type": "boolean", "description": "Add to each entity the matched spans of each field (start and end in UTF-16 code units).", "default": false},
+                   "cursor": {"type": "string", "description": "Continue a search: the nextCursor of its previous page (same query, type and filters). Pages concatenated equal one request of their combined size; pages reach the first 10,000 results.", "examples": ["20-8c3f0e9a51d2b7c4"]}}},
+      "result": {"type": "object", "required": ["entities", "total"], "additionalProperties": false,
+                 "properties": {"entities": {"type": "array", "items": {"$ref": "#/$defs/entity"}},
+                                "total": {"type": "integer", "minimum": 0, "description": "How many entities match: exact up to 1,000, beyond it a lower bound (totalIsLowerBound)."},
+                                "totalIsLowerBound": {"const": true, "description": "Present when more than 1,000 entities match: total is then the number known to match, not all of them."},
+                                "nextCursor": {"type": "string", "description": "The cursor of the next page; absent on the last page (and at 10,000 results)."}}}
     },
-    "complete": {"description": "Completions of a word prefix from the indexed vocabulary, with the number of entities that hold each.",
+    "complete": {"description": "Completions of the last word being typed, as the records write it, most frequent first, with the number of entities that hold each; with words before the last, only among the entities that match them.",
       "params": {"type": "object", "required": ["prefix"], "additionalProperties": false,
                  "properties": {
-                   "prefix": {"type": "string", "description": "The beginning of a word to complete.", "examples": ["wid"]},
+                   "prefix": {"type": "string", "description": "The text typed so far: its last word is completed, among the entities that match the words before it.", "examples": ["wid", "call j"]},
                    "limit": {"$ref": "#/$defs/limit", "description": "The most completions to return.", "default": 8}}},
       "result": {"type": "object", "required": ["completions"], "additionalProperties": false,
                  "properties": {"completions": {"type": "array", "items": {"type": "object", "required": ["term", "documents"], "additionalProperties": false,
-                   "properties": {"term": {"type": "string"}, "documents": {"type": "integer"}}}}}}
+                   "properties": {"term": {"type": "string", "description": "The word as a record writes it (Kaffeemühle, e-mail)."}, "documents": {"type": "integer", "description": "How many entities hold it (among the first 1,000 matching the words before the last, when there are)."}}}}}}
     },
     "suggest": {"description": "Suggested entities from priority, recency and donations (suggestedEntities()).",
       "params": {"type": "object", "additionalProperties": false,

@@ -47,11 +47,12 @@ import Testing
             out == """
                 Search entities by text, best first
 
-                Usage: entityidx search QUERY… [--type T] [--limit N] [--filter 'PROP OP VALUE']… [--explain] [--highlight] [--json]
+                Usage: entityidx search QUERY… [--type T] [--limit N] [--cursor C] [--filter 'PROP OP VALUE']… [--explain] [--highlight] [--json]
 
                 Options:
                   --type <value>    only entities of this type
                   --limit <value>   at most N results (default 20)
+                  --cursor <value>  continue at this cursor (the nextCursor of the previous page of the same search)
                   --filter <value>  a property filter that must hold, e.g. 'status eq shipped' (repeatable)
                   --explain         show each result's ranking tiers
                   --highlight       show the matched spans of each field
@@ -63,10 +64,11 @@ import Testing
                 Every word must match; the last one matches as a prefix unless the query ends with a space. Case, width
                 and accents are ignored; CJK text matches inside longer runs; ids match as typed, without separators or
                 by their number. When nothing matches, words of five letters or more (inside compounds too) may match
-                with typos, and a part of an id or code with a digit finds it (9444 finds K83913.39F29.59444AT).
+                with typos, and a part of an id or code with a digit finds it (9444 finds K83913.39F29.59444AT). When
+                more results follow, stderr says how many match (exact up to 1,000) and the --cursor of the next page
+                (total and nextCursor with --json); pages reach the first 10,000 results.
 
                 Words after -- are taken literally, even those that start with '-': entityidx search -- --limit
-
                 """)
     }
 

@@ -37,6 +37,15 @@ import Testing
             ("e-mail server", "e mail email server"),
             ("O'Neil", "o neil oneil"),
             ("ORD1042", "ord1042 ord 1042"),
+            ("Kuala_Lumpur", "kuala lumpur kualalumpur"),
+            ("Asia/Kuala_Lumpur", "asia kuala lumpur asiakualalumpur kualalumpur"),
+            (
+                "America/Argentina/Buenos_Aires",
+                "america argentina buenos aires americaargentinabuenosaires buenosaires"
+            ),
+            ("Projects\\entity_idx\\README", "projects entity idx readme projectsentityidxreadme entityidx"),
+            ("x86_64-linux-gnu/libc.so", "x86 64 linux gnu libc so x8664linuxgnulibcso x8664linuxgnu libcso x 86"),
+            ("Ｓｗｉｆｔ＿Ｃｕｒｒｅｎｔ／Ｂａｙ", "swift current bay swiftcurrentbay swiftcurrent"),
         ])
     func compounds(_ input: String, _ expected: String) {
         #expect(TextAnalyzer.indexText(input) == expected)

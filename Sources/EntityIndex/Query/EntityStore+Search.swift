@@ -9,10 +9,12 @@ public struct SearchRequest: Sendable {
     public var filters: [PropertyFilter]
     public var explain: Bool
     public var highlight: Bool
+    /// Where to continue: the `nextCursor` of the previous page of the same search.
+    public var cursor: String?
 
     public init(
         query: String, type: String? = nil, limit: Int = 20, filters: [PropertyFilter] = [],
-        explain: Bool = false, highlight: Bool = false
+        explain: Bool = false, highlight: Bool = false, cursor: String? = nil
     ) {
         self.query = query
         self.type = type
@@ -20,6 +22,7 @@ public struct SearchRequest: Sendable {
         self.filters = filters
         self.explain = explain
         self.highlight = highlight
+        self.cursor = cursor
     }
 }
 
@@ -30,11 +33,24 @@ extension EntityStore {
     /// more may match with typos. Hidden and expired entities are never returned. Results are the exact top `limit`
     /// of every match under the tiers of `Ranker`, found by `TopK` without reading every match.
     public func search(_ request: SearchRequest) throws(EntityIndexError) -> [EntityResult] {
-        guard request.limit > 0 else { return [] }
+        try searchPage(request, counting: false).entities
+    }
+
+    /// A page of a search: its results from the request's `cursor` on, how many entities match (`total`, counted
+    /// up to `maxExactTotal`) and the cursor of the next page.
+    ///
+    /// A page from offset `o` ranks the first `o + limit + 1` results (at most `maxResults + 1`) and keeps `limit`
+    /// of them; the one more says whether a next page exists. When the search ranks fewer than it asked for, they
+    /// are every match and `total` is their number; else the matches are counted (`countMatches`).
+    public func searchPage(_ request: SearchRequest, counting: Bool = true) throws(EntityIndexError) -> SearchPage {
+        let offset = try request.cursor.map { cursor throws(EntityIndexError) in
+            try SearchCursor.parse(cursor, for: request).offset
+        }
+        guard request.limit > 0 || counting else { return SearchPage(entities: [], total: 0) }
         var query = SearchQuery(request.query)
-        guard !query.isEmpty else { return [] }
+        guard !query.isEmpty else { return SearchPage(entities: [], total: 0) }
         do {
-            return try db.read { try search(&query, request) }
+            return try db.read { try search(&query, request, offset: offset ?? 0, counting: counting) }
         } catch let error as EntityIndexError {
             throw error
         } catch {
@@ -42,7 +58,9 @@ extension EntityStore {
         }
     }
 
-    private func search(_ query: inout SearchQuery, _ request: SearchRequest) throws -> [EntityResult] {
+    private func search(_ query: inout SearchQuery, _ request: SearchRequest, offset: Int, counting: Bool) throws
+        -> SearchPage
+    {
         let filterSQL = try compileFilters(request.filters, type: request.type, mode: .and)
         try PrefixExpansion.expand(&query.terms, db: db)
         var conditions = "e.hidden = 0 AND e.expires_at > ?"
@@ -55,23 +73,41 @@ extension EntityStore {
             conditions += " AND " + filterSQL.sql
             arguments += filterSQL.arguments
         }
-        var topK = TopK(
-            db: db, query: query, limit: request.limit, conditions: SQLFragment(sql: conditions, arguments: arguments))
+        let window = min(offset + request.limit, Self.maxResults)
+        // One result more than the page needs, when the caller pages or counts: whether there is a next page.
+        let ranking = counting ? window + 1 : window
+        let fragment = SQLFragment(sql: conditions, arguments: arguments)
+        var topK = TopK(db: db, query: query, limit: ranking, conditions: fragment)
+        var phase = SearchPhase.words
         try topK.run()
         if topK.accepted.isEmpty, query.terms.contains(where: { $0.typoBudget > 0 }) {
             try TypoTolerance.expand(&query.terms, db: db)
             if query.terms.contains(where: { !$0.variants.isEmpty }) {
+                phase = .typos
                 topK.query = query
                 try topK.runTypos()
             }
         }
-        if topK.accepted.isEmpty { try topK.runFragments() }
-        let ranked = Ranker.top(topK.accepted, limit: request.limit)
+        if topK.accepted.isEmpty {
+            phase = .fragments
+            try topK.runFragments()
+        }
+        let all = Ranker.top(topK.accepted, limit: ranking)
+        var total = all.count, lowerBound = false
+        if counting && all.count > window {
+            let counted = try countMatches(query, phase: phase, conditions: fragment)
+            lowerBound = counted > Self.maxExactTotal
+            total = lowerBound ? max(counted, all.count) : counted
+        }
+        let ranked = all.count > offset ? Array(all[offset..<min(window, all.count)]) : []
+        let next =
+            all.count > window && window < Self.maxResults
+            ? SearchCursor(offset: window, fingerprint: SearchCursor.fingerprint(request)).text : nil
         // Records are read for the results only, not for every candidate.
         let recordStatement = try db.cached("SELECT record FROM entity WHERE rowid = ?")
         let highlighter = Highlighter(query: query)
         let budget = ResultBudget(limit: maxResultBytes)
-        return try ranked.map { c in
+        let entities = try ranked.map { c in
             try recordStatement.bind([.integer(c.rowid)])
             let text =
                 try recordStatement.step()
@@ -83,5 +119,6 @@ extension EntityStore {
             if request.highlight { result.highlights = try highlighter.highlights(result.record, budget: budget) }
             return result
         }
+        return SearchPage(entities: entities, total: total, totalIsLowerBound: lowerBound, nextCursor: next)
     }
 }

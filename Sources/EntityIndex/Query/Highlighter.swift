@@ -92,10 +92,11 @@ struct Highlighter {
     /// Byte ranges of `text` matched by any query term, analyzing it whole.
     private func pieceRanges(_ text: String) throws(EntityIndexError) -> [(Int, Int)] {
         var result: [(Int, Int)] = []
+        let utf8 = Array(text.utf8)
         for (n, word) in TextAnalyzer.words(text, document: true).enumerated() {
             if n & 255 == 255 { try StopSignal.check("highlighting the results") }
             var terms: [String] = []
-            TextAnalyzer.appendIndexTerms(word, to: &terms)
+            TextAnalyzer.appendIndexTerms(word, in: utf8, to: &terms)
             guard TermList.with(terms, { list in query.terms.contains { $0.match(list) != nil } }) else { continue }
             if case .cjk(let chars) = word {
                 // Mark only the characters of the matched CJK words.

@@ -59,7 +59,7 @@ struct WordMatch: Equatable {
 /// 5. exactness: for entities whose every word matched the title or id, the title equals the query, starts with
 ///    it (its words whole), has every word whole, starts with it while the last word is typed (`blue mu` in "Blue
 ///    mug"), or none of these; for the others, a synonym or keyword that equals the query (all its words, in order,
-///    the whole value) before the rest;
+///    the whole value), then (when the last word typed is a number) the number whole, before the rest;
 /// 6. the document rank (`DocumentRank`): rankingHint, priority, the day of lastUsedAt, fewer title words, newer.
 /// (Every word always matches: that tier is implied by the AND query.)
 ///

@@ -33,11 +33,17 @@ struct QueryTerm: Sendable {
     /// What `match` compares, as UTF-8, computed once per query: the plain word; a compound's joined form then its
     /// parts; a CJK run's single character or its bigrams.
     private let bytes: [[UInt8]]
+    /// Other joined forms a compound also matches as whole terms (a prefix while typing): the national form of an
+    /// international phone number (`+49 30 1234567` also finds `0301234567`, see `PhoneNumbers`).
+    let alternatives: [String]
+    private let alternativeBytes: [[UInt8]]
 
-    init(kind: Kind, prefix: Bool, typoInParts: Bool = false) {
+    init(kind: Kind, prefix: Bool, typoInParts: Bool = false, alternatives: [String] = []) {
         self.kind = kind
         self.prefix = prefix
         self.typoInParts = typoInParts
+        self.alternatives = alternatives
+        self.alternativeBytes = alternatives.map { Array($0.utf8) }
         switch kind {
         case .plain(let t): bytes = [Array(t.utf8)]
         case .compound(let parts, let joined): bytes = [Array(joined.utf8)] + parts.map { Array($0.utf8) }
@@ -91,6 +97,7 @@ struct QueryTerm: Sendable {
             // While typing, the joined form is the prefix (`1042-a` → `1042a*`); the split form is a plain phrase, as a
             // prefix on its last short part (`… a*`) would match half the vocabulary.
             var alternatives = [quote(joined) + star, quote(parts.joined(separator: " "))]
+            for other in self.alternatives { alternatives.append(quote(other) + star) }
             // With typos, the parts side by side with one or more of them replaced by a variant (`"python3
             // requests"` for `python3-reqeusts`); at most `maxPhrases` of them, fewest replacements first.
             for typo in typoPhrases(maxTypos: maxTypos, prefix: prefix) { alternatives.append(typo.phrase) }
@@ -142,7 +149,9 @@ struct QueryTerm: Sendable {
         case .plain:
             let head = (prefix ? completions?.count : nil) ?? 1
             return Array(repeating: 0, count: head) + plainVariants.filter { $0.distance <= maxTypos }.map(\.distance)
-        case .compound: return [0, 0] + typoPhrases(maxTypos: maxTypos, prefix: prefix).map(\.distance)
+        case .compound:
+            return [0, 0] + alternatives.map { _ in 0 }
+                + typoPhrases(maxTypos: maxTypos, prefix: prefix).map(\.distance)
         case .cjk: return [0]
         }
     }
@@ -174,6 +183,7 @@ struct QueryTerm: Sendable {
         case .compound:
             if terms.contains(bytes[0], prefix: prefix) { return 0 }
             if terms.containsPhrase(bytes[1...], lastIsPrefix: false) { return 0 }
+            if alternativeBytes.contains(where: { terms.contains($0, prefix: prefix) }) { return 0 }
             return partVariants.contains(where: { !$0.isEmpty }) ? typoPhraseMatch(terms, prefix: prefix) : nil
         case .cjk:
             if bytes.count == 1 { return terms.contains(bytes[0], prefix: true) ? 0 : nil }
@@ -305,8 +315,15 @@ struct SearchQuery: Sendable {
         self.raw = raw
         wasCut = raw.utf8.count < text.utf8.count
         let words = TextAnalyzer.words(raw)
+        let phones = Self.phoneNumbers(words, Array(raw.utf8))
         var terms: [QueryTerm] = []
-        for word in words.prefix(Self.maxTerms) {
+        var skipUntil = 0
+        for (index, word) in words.prefix(Self.maxTerms).enumerated() where index >= skipUntil {
+            if let phone = phones.first(where: { $0.words.lowerBound == index }) {
+                terms.append(phone.term)
+                skipUntil = phone.words.upperBound
+                continue
+            }
             switch word {
             case .plain(let t):
                 // `iphone15` also finds `iPhone 15`: a word of letters and digits matches its runs side by side. Not

@@ -103,8 +103,12 @@ struct TopK {
     /// The phrase map of `eidx_rank` for the query's terms with at most `maxTypos` typos each: the number of terms,
     /// then each phrase's term and typo distance, as characters from "0" (every number is under 64).
     private func phraseMap(maxTypos: Int, wholeWords: Bool = false) -> String {
-        var map = [UInt8(query.terms.count)]
-        for (i, term) in query.terms.enumerated() {
+        Self.phraseMap(query.terms, maxTypos: maxTypos, wholeWords: wholeWords)
+    }
+
+    private static func phraseMap(_ terms: [QueryTerm], maxTypos: Int, wholeWords: Bool = false) -> String {
+        var map = [UInt8(terms.count)]
+        for (i, term) in terms.enumerated() {
             for d in term.phraseDistances(wholeWords: wholeWords, maxTypos: maxTypos) { map += [UInt8(i), UInt8(d)] }
         }
         return String(decoding: map.map { $0 + 0x30 }, as: UTF8.self)
@@ -172,7 +176,16 @@ struct TopK {
                     bucket(attribute, 0), "SELECT doc FROM name_key WHERE hash = ? ORDER BY doc DESC",
                     [.integer(nameKey)], .lookup)
             }
-            // The word's best field: only its columns, whose positions say which of them the word matched in.
+            // The word's best field: only its columns, whose positions say which of them the word matched in (a
+            // number typed whole first, see `ranksWholeNumbers`).
+            if query.ranksWholeNumbers {
+                try readBucket(
+                    bucket(attribute, 2), fts,
+                    [
+                        .text(phraseMap(maxTypos: typos, wholeWords: true)),
+                        .text(match(Ranker.columnsOfRank[attribute], wholeWords: true)),
+                    ], .positions)
+            }
             try readBucket(
                 bucket(attribute, 4), fts,
                 [.text(phraseMap(maxTypos: typos)), .text(match(Ranker.columnsOfRank[attribute]))], .positions)
@@ -204,7 +217,9 @@ struct TopK {
             } ?? []
         for attribute in byAttribute.keys.sorted() {
             let members = byAttribute[attribute]!
-            for (exactness, candidates) in [(0, members.filter { equalNames.contains($0.docid) }), (4, members)] {
+            let passes =
+                [(0, members.filter { equalNames.contains($0.docid) })] + (query.ranksWholeNumbers ? [(2, members)] : [])
+            for (exactness, candidates) in passes + [(4, members)] {
                 let bucket = Ranker.Bucket(
                     exact: 1, fragment: 0, typos: typos, attribute: attribute, exactness: exactness)
                 for (docid, code) in candidates where !acceptedDocids.contains(docid) {
@@ -305,7 +320,14 @@ struct TopK {
             ranked.bucket.typos = 0  // the word matched no term, but it is not misspelt
         }
         row.reset()
+        // Typed digits equal to a number, or to its end from a group boundary, before numbers that merely start
+        // with them (`SearchQuery.ranksWholeNumbers`): the last word whole in a field of its best rank.
         if ranked.bucket.attribute != 0, ranked.bucket.exactness == 4, ranked.bucket.fragment == 0,
+            query.ranksWholeNumbers, try lastWordIsWhole(docid)
+        {
+            ranked.bucket.exactness = 2
+        }
+        if ranked.bucket.attribute != 0, ranked.bucket.exactness >= 2, ranked.bucket.fragment == 0,
             try namesEqualQuery(ranked)
         {
             ranked.bucket.exactness = 0
@@ -323,6 +345,20 @@ struct TopK {
             [.text(phraseMap(maxTypos: .max)), .text(expression), .integer(docid)]
         ) { $0.int(0) }.first
         return code.map(WordMatch.init(code:)) ?? .none(terms: query.terms.count)
+    }
+
+    /// Whether the query's last word matches one document whole in a field of the rank where it matches best (its
+    /// best rank from its positions, then a whole-word lookup in that rank's columns).
+    private func lastWordIsWhole(_ docid: Int64) throws -> Bool {
+        guard let last = query.terms.last else { return false }
+        let best = try db.rows(
+            "SELECT eidx_rank(search, ?) FROM search WHERE search MATCH ? AND rowid = ?",
+            [.text(Self.phraseMap([last], maxTypos: .max)), .text(last.expression()), .integer(docid)]
+        ) { WordMatch(code: $0.int(0)).attribute }.first
+        guard let best, best < Ranker.columnsOfRank.count else { return false }
+        let whole = "{\(Ranker.columnsOfRank[best])} : (\(last.expression(wholeWords: true)))"
+        return try db.scalar(
+            "SELECT 1 FROM search WHERE search MATCH ? AND rowid = ?", [.text(whole), .integer(docid)]) != nil
     }
 
     /// Whether one of the entity's synonyms or keywords equals the query: its key is in `name_key`, confirmed

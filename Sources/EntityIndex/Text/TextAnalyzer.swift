@@ -41,13 +41,18 @@ public enum Word: Sendable, Equatable {
 /// Bump `version` whenever the output of any step changes: opening a database indexed with another version rebuilds
 /// its normalized text.
 public enum TextAnalyzer {
-    public static let version = 10
+    public static let version = 11
 
     /// Characters that join two tokens into a compound when they stand alone between them.
     static let connectors: Set<Unicode.Scalar> = [
-        "-", "_", ".", "/", "'", ":", "\u{2019}", "\u{2010}", "\u{2011}", "\u{00B7}", "\u{FF0D}", "\u{FF0E}",
-        "\u{FF0F}", "\u{200C}", "\u{200D}",  // and the zero-width (non-)joiners inside Persian and Indic words
+        "-", "_", ".", "/", "\\", "'", ":", "\u{2019}", "\u{2010}", "\u{2011}", "\u{00B7}", "\u{FF0D}", "\u{FF0E}",
+        "\u{FF0F}", "\u{FF3C}", "\u{FF3F}",
+        "\u{200C}", "\u{200D}",  // and the zero-width (non-)joiners inside Persian and Indic words
     ]
+
+    /// Connectors that also end a segment of a compound, as in a path (`America/Swift_Current`,
+    /// `C:\Program Files`): each segment of two parts or more is also indexed joined (`swiftcurrent`).
+    static let segmentSeparators: Set<Unicode.Scalar> = ["/", "\\", "\u{FF0F}", "\u{FF3C}"]
 
     // MARK: - Tokens
 
@@ -235,7 +240,8 @@ public enum TextAnalyzer {
         var number: [Word] = []  // the current run of numbers
         func endNumber() {
             defer { number.removeAll() }
-            guard number.count >= 2 else { return }
+            guard let first = number.first else { return }
+            var emitted = Set<String>()
             // Each run of two groups or more that ends the number, longest last: `030 1234 567` → `1234567`,
             // `0301234567` (a number is typed from its start, or without its area or country code).
             var suffix = number.last!.tokens.map(\.text).joined()
@@ -244,6 +250,18 @@ public enum TextAnalyzer {
                 guard suffix.utf8.count >= 6 else { continue }
                 terms.append(suffix)
                 codes.append(suffix)
+                emitted.insert(suffix)
+            }
+            // An international number is also indexed in its national form (`+49 30 1234567` → `030`,
+            // `0301234567`), which is how the same number is written and typed inside its country.
+            guard first.start > 0, utf8[first.start - 1] == 0x2B else { return }
+            let groups = number.flatMap { $0.tokens.map(\.text) }
+            guard groups.joined().utf8.count >= PhoneNumbers.minDigits, let national = PhoneNumbers.national(groups)
+            else { return }
+            if let group = national.firstGroup, !groups.contains(group) { terms.append(group) }
+            if !emitted.contains(national.digits), !terms.suffix(4 * number.count + 8).contains(national.digits) {
+                terms.append(national.digits)
+                codes.append(national.digits)
             }
         }
         for (index, word) in all.enumerated() {
@@ -252,12 +270,12 @@ public enum TextAnalyzer {
             if !isNumber || (number.last.map { !onlyPhoneSeparators(utf8, $0.end, word.start) } ?? false) {
                 endNumber()
             }
-            appendIndexTerms(word, to: &terms)
+            appendIndexTerms(word, in: utf8, to: &terms)
             if case .cjk(let chars) = word {
                 if index > 0, case .cjk(let before) = all[index - 1], before.count <= 4, chars.count <= 4,
                     onlySpaces(utf8, before.last!.end, chars.first!.start)
                 {
-                    appendIndexTerms(.cjk(before + chars), to: &terms)
+                    appendIndexTerms(.cjk(before + chars), in: utf8, to: &terms)
                 }
                 continue
             }
@@ -289,7 +307,10 @@ public enum TextAnalyzer {
         indexTerms(text).joined(separator: " ")
     }
 
-    static func appendIndexTerms(_ word: Word, to terms: inout [String]) {
+    /// Appends the index terms of one word of `utf8` (the text the word's offsets are in): a compound's parts, its
+    /// parts joined, each of its path segments joined (`america/swift_current` → `swiftcurrent`), then the letter
+    /// and digit splits of its parts.
+    static func appendIndexTerms(_ word: Word, in utf8: [UInt8], to terms: inout [String]) {
         switch word {
         case .plain(let t):
             terms.append(t.text)
@@ -297,12 +318,35 @@ public enum TextAnalyzer {
         case .compound(let parts):
             for p in parts { terms.append(p.text) }
             terms.append(parts.map(\.text).joined())
+            for segment in segments(parts, utf8) where segment.count >= 2 && segment.count < parts.count {
+                terms.append(parts[segment].map(\.text).joined())
+            }
             for p in parts { appendSplits(p, to: &terms) }
         case .cjk(let chars):
             if chars.count == 1 { terms.append(chars[0].text); return }
             for i in 0..<(chars.count - 1) { terms.append(chars[i].text + chars[i + 1].text) }
             terms.append(chars[chars.count - 1].text)
         }
+    }
+
+    /// The index ranges of a compound's parts between its segment separators (`/`, `\\`): one range for a compound
+    /// without them.
+    static func segments(_ parts: [Token], _ utf8: [UInt8]) -> [Range<Int>] {
+        var ranges: [Range<Int>] = []
+        var start = 0
+        for i in 1..<max(1, parts.count) where isSegmentSeparator(utf8, parts[i - 1].end, parts[i].start) {
+            ranges.append(start..<i)
+            start = i
+        }
+        ranges.append(start..<parts.count)
+        return ranges
+    }
+
+    /// True when the one character between two byte offsets is a segment separator.
+    static func isSegmentSeparator(_ utf8: [UInt8], _ from: Int, _ to: Int) -> Bool {
+        guard to > from, to - from <= 4, to <= utf8.count else { return false }
+        let scalars = String(decoding: utf8[from..<to], as: UTF8.self).unicodeScalars
+        return scalars.count == 1 && segmentSeparators.contains(scalars.first!)
     }
 
     /// `a1042` also yields `a` and `1042`, so that the number inside a code is found.

@@ -4,10 +4,14 @@ import EntityIndexPipe
 /// `entityidx complete TEXT`: completions of the word being typed.
 struct CompleteCommand: Command {
     static let spec = CommandSpec(
-        name: "complete", abstract: "Complete the last word being typed from the index vocabulary",
+        name: "complete", abstract: "Complete the last word being typed, as the records write it",
         usage: "entityidx complete TEXT… [--limit N] [--json]",
         options: [("limit=", "at most N completions (default 8)")],
-        discussion: "Completions are normalized index terms, most frequent first (FTS5's vocabulary).",
+        discussion: """
+            Completions are words as the records write them (Kaffeemühle for kaff), most frequent first. With words
+            before the last, only entities that match them count (call j completes among the entities matching
+            call), the first 1,000 of them.
+            """,
         literalExample: "complete -- -caf")
 
     var request: CompleteRequest

@@ -7,10 +7,11 @@ struct SearchCommand: Command {
     static let spec = CommandSpec(
         name: "search", abstract: "Search entities by text, best first",
         usage:
-            "entityidx search QUERY… [--type T] [--limit N] [--filter 'PROP OP VALUE']… [--explain] [--highlight] [--json]",
+            "entityidx search QUERY… [--type T] [--limit N] [--cursor C] [--filter 'PROP OP VALUE']… [--explain] [--highlight] [--json]",
         options: [
             ("type=", "only entities of this type"),
             ("limit=", "at most N results (default 20)"),
+            ("cursor=", "continue at this cursor (the nextCursor of the previous page of the same search)"),
             ("filter=", "a property filter that must hold, e.g. 'status eq shipped' (repeatable)"),
             ("explain", "show each result's ranking tiers"),
             ("highlight", "show the matched spans of each field"),
@@ -19,7 +20,9 @@ struct SearchCommand: Command {
             Every word must match; the last one matches as a prefix unless the query ends with a space. Case, width
             and accents are ignored; CJK text matches inside longer runs; ids match as typed, without separators or
             by their number. When nothing matches, words of five letters or more (inside compounds too) may match
-            with typos, and a part of an id or code with a digit finds it (9444 finds K83913.39F29.59444AT).
+            with typos, and a part of an id or code with a digit finds it (9444 finds K83913.39F29.59444AT). When
+            more results follow, stderr says how many match (exact up to 1,000) and the --cursor of the next page
+            (total and nextCursor with --json); pages reach the first 10,000 results.
             """, repeatable: ["filter"], literalExample: "search -- --limit")
 
     var request: SearchRequest
@@ -31,14 +34,17 @@ struct SearchCommand: Command {
             filters: try arguments.all("filter").map { text throws(UsageError) in
                 try FilterSyntax.parse(text, usage: Self.spec.usage)
             },
-            explain: arguments.flag("explain"), highlight: arguments.flag("highlight"))
+            explain: arguments.flag("explain"), highlight: arguments.flag("highlight"),
+            cursor: arguments.value("cursor"))
         if let limit = try arguments.limit(usage: Self.spec.usage) { request.limit = limit }
     }
 
     func run(_ context: CommandContext) throws -> Int32 {
         try context.check(type: request.type)
-        try context.run(request) { results in
-            Output.entities(results, in: context, numbered: true)
+        try context.run(request) { page in
+            let results = page.entities
+            let first = request.cursor.flatMap(SearchCommand.offset(of:)) ?? 0
+            Output.entities(results, in: context, numbered: true, from: first + 1)
             if request.explain { explanations(results, in: context) }
             if request.highlight {
                 var rows = [["entity", "field", "at", "matched"]]
@@ -52,8 +58,17 @@ struct SearchCommand: Command {
                     Output.table(rows, in: context)
                 }
             }
+            if let next = page.nextCursor {
+                let total = (page.totalIsLowerBound ? "at least " : "") + Output.count(page.total, "match", "matches")
+                context.printError("\(total): continue with --cursor \(next)")
+            }
         }
         return 0
+    }
+
+    /// The position a search cursor starts at (`20-9f3a…` → 20).
+    static func offset(of cursor: String) -> Int? {
+        cursor.split(separator: "-").first.flatMap { Int($0) }
     }
 }
 

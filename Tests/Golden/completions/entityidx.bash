@@ -23,7 +23,7 @@ _entityidx() {
     local opts
     case "$cmd" in
         ingest) opts="--skip-invalid --client-state --expect-client-state --db --now --json --help" ;;
-        search) opts="--type --limit --filter --explain --highlight --db --now --json --help" ;;
+        search) opts="--type --limit --cursor --filter --explain --highlight --db --now --json --help" ;;
         complete) opts="--limit --db --now --json --help" ;;
         get) opts="--type --db --now --json --help" ;;
         suggest) opts="--type --limit --db --now --json --help" ;;

@@ -7,7 +7,7 @@ _entityidx() {
     commands=(
         'ingest:Ingest entity records (a JSON array or NDJSON) from a file or stdin'
         'search:Search entities by text, best first'
-        'complete:Complete the last word being typed from the index vocabulary'
+        'complete:Complete the last word being typed, as the records write it'
         'get:Get entities by id, in the order asked (missing ids are left out)'
         'suggest:Suggested entities\: by priority, donations, recent use and ranking hint'
         'all:List every entity of a type, ordered by id, a page at a time'
@@ -52,6 +52,7 @@ _entityidx() {
                 search) _arguments \
                     '--type[only entities of this type]:type:' \
                     '--limit[at most N results (default 20)]:limit:' \
+                    '--cursor[continue at this cursor (the nextCursor of the previous page of the same search)]:cursor:' \
                     '--filter[a property filter that must hold, e.g. '\''status eq shipped'\'' (repeatable)]:filter:' \
                     '--explain[show each result'\''s ranking tiers]' \
                     '--highlight[show the matched spans of each field]' \

@@ -106,7 +106,7 @@ export class EntityIndex {
     return this.send("get", params);
   }
   /** Full-text search, best first. `P`: the type of the entities' properties (`search<OrderProps>(…)`). */
-  search<P extends T.PropertiesOf<P> = T.Properties>(params: T.SearchParams): Promise<T.EntitiesResult<P>> {
+  search<P extends T.PropertiesOf<P> = T.Properties>(params: T.SearchParams): Promise<T.SearchResult<P>> {
     return this.send("search", params);
   }
   /** Completions of a word prefix. */

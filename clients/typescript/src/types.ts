@@ -181,6 +181,17 @@ export interface SearchParams {
   filters?: Filter[];
   explain?: boolean;
   highlight?: boolean;
+  /** The `nextCursor` of the previous page of the same search (same query, type and filters). */
+  cursor?: string;
+}
+export interface SearchResult<P extends PropertiesOf<P> = Properties> {
+  entities: Entity<P>[];
+  /** How many entities match: exact up to 1,000, beyond it a lower bound (`totalIsLowerBound`). */
+  total: number;
+  /** Present when more than 1,000 entities match. */
+  totalIsLowerBound?: true;
+  /** The cursor of the next page; absent on the last page (and at 10,000 results). */
+  nextCursor?: string;
 }
 export interface CompleteParams {
   prefix: string;
@@ -436,7 +447,7 @@ export interface DrillResult {
 export interface Methods {
   ingest: { params: IngestParams; result: IngestResult };
   get: { params: GetParams; result: EntitiesResult };
-  search: { params: SearchParams; result: EntitiesResult };
+  search: { params: SearchParams; result: SearchResult };
   complete: { params: CompleteParams; result: CompleteResult };
   suggest: { params: SuggestParams; result: EntitiesResult };
   all: { params: AllParams; result: AllResult };

@@ -17,6 +17,29 @@ test("the ES module build and the CommonJS build export the same names", async (
   assert.deepEqual(Object.keys(esm).sort(), ["EntityIndex", "EntityIndexError"]);
 });
 
+test("search pages: total and nextCursor, the pages concatenated equal one request", async () => {
+  const index = await open();
+  try {
+    await index.ingest(Array.from({ length: 25 }, (_, i) => ({ type: "note", id: `n${i}`, title: `Kettle note ${i}` })));
+    const all = await index.search({ query: "kettle", limit: 25 });
+    assert.equal(all.total, 25);
+    assert.equal(all.nextCursor, undefined);
+    const pages = [];
+    let cursor;
+    do {
+      const page = await index.search({ query: "kettle", limit: 10, cursor });
+      assert.equal(page.total, 25);
+      pages.push(...page.entities.map((e) => e.id));
+      cursor = page.nextCursor;
+    } while (cursor);
+    assert.deepEqual(pages, all.entities.map((e) => e.id));
+    await assert.rejects(index.search({ query: "note", cursor: (await index.search({ query: "kettle", limit: 1 })).nextCursor }),
+      (e) => e.data.code === "invalid_params" && /another search/.test(e.message));
+  } finally {
+    assert.equal(await index.close(), 0);
+  }
+});
+
 test("every pipe method has a client method that answers", async () => {
   const index = await open();
   try {
@@ -29,7 +52,7 @@ test("every pipe method has a client method that answers", async () => {
     assert.deepEqual(await index.ingest(records), { inserted: 2, updated: 0, unchanged: 0 });
     assert.equal((await index.get({ type: "order", ids: ["1042", "nope"] })).entities[0].id, "1042");
     assert.equal((await index.search({ query: "ada" })).entities[0].id, "c1");
-    assert.equal((await index.complete({ prefix: "lov" })).completions[0].term, "lovelace");
+    assert.equal((await index.complete({ prefix: "lov" })).completions[0].term, "Lovelace");
     assert.equal((await index.suggest()).entities.length, 2);
     assert.equal((await index.all({ type: "order" })).entities.length, 1);
     assert.equal((await index.query({ type: "order", filters: [{ property: "total", op: "gt", value: 40 }] })).entities.length, 1);

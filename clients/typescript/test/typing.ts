@@ -56,7 +56,10 @@ export async function typing(index: EntityIndex): Promise<void> {
   await index.drill({ records: [order], type: "order" });
 
   // Results carry the properties type; a Date that was pushed comes back as its ISO-8601 string.
-  const { entities } = await index.search<OrderProps>({ query: "1042", filters: [filter] });
+  const { entities, total: matched, nextCursor } = await index.search<OrderProps>({ query: "1042", filters: [filter] });
+  same<number, typeof matched>(true);
+  same<string | undefined, typeof nextCursor>(true);
+  await index.search({ query: "1042", cursor: nextCursor });
   const found: Entity<OrderProps> | undefined = entities[0];
   const total = found?.properties?.total;
   same<number | undefined, typeof total>(true);

@@ -1,0 +1,131 @@
+import JSON
+import SQLite
+
+/// A page of search results: the entities, how many match in all, and where the next page starts.
+public struct SearchPage: Sendable {
+    public var entities: [EntityResult]
+    /// How many entities match: exact up to `EntityStore.maxExactTotal`; beyond it a lower bound
+    /// (`totalIsLowerBound`).
+    public var total: Int
+    public var totalIsLowerBound: Bool
+    /// The `cursor` of the next page; nil on the last page and at `EntityStore.maxResults` results.
+    public var nextCursor: String?
+
+    public init(entities: [EntityResult], total: Int, totalIsLowerBound: Bool = false, nextCursor: String? = nil) {
+        self.entities = entities
+        self.total = total
+        self.totalIsLowerBound = totalIsLowerBound
+        self.nextCursor = nextCursor
+    }
+}
+
+/// Where a page of a search starts: the position of its first result in the search's order, and a fingerprint of
+/// the search (query, type and filters), so that a cursor is never applied to another search.
+///
+/// Written as `OFFSET-FINGERPRINT` (`20-9f3ac0…`, 16 hexadecimal digits). The next page is the same search ranked to
+/// `offset + limit` results, of which the first `offset` are left out: pages concatenated equal one request of
+/// their combined size while the index does not change.
+struct SearchCursor: Equatable {
+    var offset: Int
+    var fingerprint: UInt64
+
+    var text: String {
+        let hex = String(fingerprint, radix: 16)
+        return "\(offset)-" + String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// The 64-bit FNV-1a of what decides a search's order and members.
+    static func fingerprint(_ request: SearchRequest) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func add(_ text: String) {
+            for byte in text.utf8 {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x0000_0100_0000_01b3
+            }
+            hash ^= 0xFF  // a byte no UTF-8 text holds ends each part
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        add(request.query)
+        add(request.type ?? "")
+        for filter in request.filters {
+            add(filter.property)
+            add(filter.op.rawValue)
+            add(JSONWriter.string(filter.value))
+        }
+        return hash
+    }
+
+    /// Reads a cursor given with `request`, checking that it was made for the same search.
+    static func parse(_ text: String, for request: SearchRequest) throws(EntityIndexError) -> SearchCursor {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, let offset = Int(parts[0]), offset >= 0, String(offset) == parts[0],
+            parts[1].count == 16, let fingerprint = UInt64(parts[1], radix: 16)
+        else {
+            throw EntityIndexError(
+                .invalidParams,
+                "search: parameter \"cursor\" must be the nextCursor of a previous page, got \"\(text.prefix(40))\"")
+        }
+        guard fingerprint == Self.fingerprint(request) else {
+            throw EntityIndexError(
+                .invalidParams,
+                "search: parameter \"cursor\" is the nextCursor of another search (its query, type or filters differ); repeat the search without a cursor"
+            )
+        }
+        guard offset < EntityStore.maxResults else {
+            throw EntityIndexError(
+                .invalidParams,
+                "search: parameter \"cursor\" starts at result \(offset); a search pages through its first \(EntityStore.maxResults) results"
+            )
+        }
+        return SearchCursor(offset: offset, fingerprint: fingerprint)
+    }
+}
+
+extension EntityStore {
+    /// A search's `total` is exact up to this many matches; beyond, it is a lower bound.
+    public static let maxExactTotal = 1_000
+
+    /// How many entities the search's phase that found its results matches, counting at most `maxExactTotal + 1`:
+    /// the same candidates `TopK` ranks, under the same conditions.
+    ///
+    /// Matching words: the entities whose id is the query's (`id_key`) and every match of the query's expression;
+    /// typos: the matches of the expression with its variants; fragments: the codes that hold the word.
+    func countMatches(_ query: SearchQuery, phase: SearchPhase, conditions: SQLFragment) throws -> Int {
+        let bound = Self.maxExactTotal + 1
+        func count(_ table: String, _ expression: String) throws -> Int {
+            let sql = """
+                SELECT count(*) FROM (SELECT 1 FROM \(table) JOIN search_doc d ON d.doc = \(table).rowid
+                JOIN entity e ON e.rowid = d.rowid WHERE \(table) MATCH ? AND \(conditions.sql) LIMIT \(bound))
+                """
+            return Int(try db.scalar(sql, [.text(expression)] + conditions.arguments)?.int ?? 0)
+        }
+        switch phase {
+        case .words:
+            let expression = query.terms.map { $0.expression(maxTypos: 0) }.joined(separator: " AND ")
+            var total = try count("search", expression)
+            guard total < bound else { return total }
+            let exactIDs = try db.rows(
+                """
+                SELECT d.doc FROM entity e JOIN search_doc d ON d.rowid = e.rowid WHERE e.id_key = ? AND \(conditions.sql)
+                """, [.text(query.idKey)] + conditions.arguments
+            ) { $0.int(0) }
+            for docid in exactIDs
+            where try db.scalar(
+                "SELECT 1 FROM search WHERE search MATCH ? AND rowid = ?", [.text(expression), .integer(docid)]) == nil
+            {
+                total += 1
+            }
+            return total
+        case .typos:
+            return try count("search", query.terms.map { $0.expression() }.joined(separator: " AND "))
+        case .fragments:
+            return try count("search_code", "\"" + query.idKey.replacingAll("\"", "\"\"") + "\"")
+        }
+    }
+}
+
+/// Which of a search's passes found its results: words as typed (or prefixes), words with typos, or a fragment
+/// inside a code. Each runs only when the one before found nothing.
+enum SearchPhase {
+    case words, typos, fragments
+}
