@@ -7,7 +7,8 @@ import Testing
 
 /// A database of schema 11 (the text in `search_doc`; `Tests/Fixtures/schema11`) opens with the current code, which
 /// makes the full-text indexes contentless and rebuilds them from the records, and gives every recorded search the
-/// answer of the release that wrote it, entity for entity and score for score; so does a database built afresh.
+/// answer of the release that wrote it, entity for entity and score for score (but for the documented refinement of
+/// numbers typed whole); so does a database built afresh.
 @Suite struct SearchUpgradeTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
@@ -53,9 +54,22 @@ import Testing
         let expected = try Self.expected()
         #expect(expected.count > 2000)
         #expect(expected.filter { !$0.answer.isEmpty }.count > 2000)
+        var refined = 0
         for (query, answer) in expected {
+            // The one documented change: when the last word typed is a number, a number equal to it (or ending with
+            // it from a group boundary) now ranks before numbers that merely start with it, so those answers hold
+            // the same entities in another order (compared when the recorded answer is complete).
+            if SearchQuery(query).ranksWholeNumbers {
+                refined += 1
+                guard answer.count < 50 else { continue }
+                func keys(_ a: [String]) -> [String] { a.map { String($0.split(separator: " ")[0]) }.sorted() }
+                #expect(try keys(Self.answer(upgraded, query)) == keys(answer), "\(query)")
+                #expect(try keys(Self.answer(fresh, query)) == keys(answer), "\(query) (fresh)")
+                continue
+            }
             #expect(try Self.answer(upgraded, query) == answer, "\(query)")
             #expect(try Self.answer(fresh, query) == answer, "\(query) (fresh)")
         }
+        #expect(refined < expected.count / 2)
     }
 }
