@@ -218,7 +218,8 @@ struct TopK {
         for attribute in byAttribute.keys.sorted() {
             let members = byAttribute[attribute]!
             let passes =
-                [(0, members.filter { equalNames.contains($0.docid) })] + (query.ranksWholeNumbers ? [(2, members)] : [])
+                [(0, members.filter { equalNames.contains($0.docid) })]
+                + (query.ranksWholeNumbers ? [(2, members)] : [])
             for (exactness, candidates) in passes + [(4, members)] {
                 let bucket = Ranker.Bucket(
                     exact: 1, fragment: 0, typos: typos, attribute: attribute, exactness: exactness)
