@@ -14,7 +14,7 @@ _entityidx() {
     case "$prev" in
         --db|--restore) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --direction) COMPREPLY=($(compgen -W "out in both" -- "$cur")); return ;;
-        --client-state|--cursor|--domain|--expect-client-state|--fetch|--filter|--limit|--max-items|--max-line-bytes|--max-suggestions|--now|--sort|--type|--within) return ;;
+        --client-state|--cursor|--domain|--expect-client-state|--fetch|--fields|--filter|--limit|--max-items|--max-line-bytes|--max-suggestions|--now|--sort|--type|--within) return ;;
     esac
     if [[ -z "$cmd" ]]; then
         COMPREPLY=($(compgen -W "ingest search complete get suggest all query related delete donate reindex state declare stats rebuild lint drill pipe mcp spotlight user-query completions help --db --now --version --help" -- "$cur"))
@@ -23,13 +23,13 @@ _entityidx() {
     local opts
     case "$cmd" in
         ingest) opts="--skip-invalid --client-state --expect-client-state --db --now --json --help" ;;
-        search) opts="--type --limit --filter --explain --highlight --db --now --json --help" ;;
+        search) opts="--type --limit --filter --explain --highlight --fields --db --now --json --help" ;;
         complete) opts="--limit --db --now --json --help" ;;
-        get) opts="--type --db --now --json --help" ;;
-        suggest) opts="--type --limit --db --now --json --help" ;;
-        all) opts="--type --limit --cursor --db --now --json --help" ;;
-        query) opts="--type --filter --or --sort --limit --cursor --db --now --json --help" ;;
-        related) opts="--type --direction --db --now --json --help" ;;
+        get) opts="--type --fields --db --now --json --help" ;;
+        suggest) opts="--type --limit --fields --db --now --json --help" ;;
+        all) opts="--type --limit --cursor --fields --db --now --json --help" ;;
+        query) opts="--type --filter --or --sort --limit --cursor --fields --db --now --json --help" ;;
+        related) opts="--type --direction --fields --db --now --json --help" ;;
         delete) opts="--type --domain --all --db --now --json --help" ;;
         donate) opts="--type --db --now --json --help" ;;
         reindex) opts="--type --db --now --json --help" ;;
@@ -41,8 +41,8 @@ _entityidx() {
         drill) opts="--restore --type --strict --db --now --json --help" ;;
         pipe) opts="--max-line-bytes --db --now --json --help" ;;
         mcp) opts="--allow-writes --db --now --json --help" ;;
-        spotlight) opts="--type --limit --fetch --db --now --json --help" ;;
-        user-query) opts="--max-items --max-suggestions --db --now --json --help" ;;
+        spotlight) opts="--type --limit --fetch --fields --db --now --json --help" ;;
+        user-query) opts="--max-items --max-suggestions --fields --db --now --json --help" ;;
         completions) opts="--db --now --json --help" ;;
         help) COMPREPLY=($(compgen -W "ingest search complete get suggest all query related delete donate reindex state declare stats rebuild lint drill pipe mcp spotlight user-query completions help" -- "$cur")); return ;;
         *) opts="--db --now --json --help" ;;

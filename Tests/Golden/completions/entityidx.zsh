@@ -50,11 +50,12 @@ _entityidx() {
                     '--help[show this help]' \
                     '1:file:_files' ;;
                 search) _arguments \
-                    '--type[only entities of this type]:type:' \
+                    '--type[only entities of this type (repeatable\: their union)]:type:' \
                     '--limit[at most N results (default 20)]:limit:' \
                     '--filter[a property filter that must hold, e.g. '\''status eq shipped'\'' (repeatable)]:filter:' \
                     '--explain[show each result'\''s ranking tiers]' \
                     '--highlight[show the matched spans of each field]' \
+                    '--fields[only these fields of each entity, comma-separated\: title,subtitle,properties.total (type and id always)]:fields:' \
                     '--db[the database file (default\: $ENTITYIDX_DB, else ./entityidx.sqlite)]:file:_files' \
                     '--now[fix the clock (ISO-8601 with a zone), for reproducible expiry and recency]:now:' \
                     '--json[print the pipe'\''s result object as JSON]' \
@@ -69,35 +70,39 @@ _entityidx() {
                     '*:argument:' ;;
                 get) _arguments \
                     '--type[the entity type (required)]:type:' \
+                    '--fields[only these fields of each entity, comma-separated\: title,subtitle,properties.total (type and id always)]:fields:' \
                     '--db[the database file (default\: $ENTITYIDX_DB, else ./entityidx.sqlite)]:file:_files' \
                     '--now[fix the clock (ISO-8601 with a zone), for reproducible expiry and recency]:now:' \
                     '--json[print the pipe'\''s result object as JSON]' \
                     '--help[show this help]' \
                     '*:argument:' ;;
                 suggest) _arguments \
-                    '--type[only entities of this type]:type:' \
+                    '--type[only entities of this type (repeatable\: their union)]:type:' \
                     '--limit[at most N (default 10)]:limit:' \
+                    '--fields[only these fields of each entity, comma-separated\: title,subtitle,properties.total (type and id always)]:fields:' \
                     '--db[the database file (default\: $ENTITYIDX_DB, else ./entityidx.sqlite)]:file:_files' \
                     '--now[fix the clock (ISO-8601 with a zone), for reproducible expiry and recency]:now:' \
                     '--json[print the pipe'\''s result object as JSON]' \
                     '--help[show this help]' \
                     '*:argument:' ;;
                 all) _arguments \
-                    '--type[the entity type (required)]:type:' \
+                    '--type[the entity type (required; repeatable\: their union, type by type)]:type:' \
                     '--limit[page size (default 100)]:limit:' \
                     '--cursor[continue after this cursor (the nextCursor of the previous page)]:cursor:' \
+                    '--fields[only these fields of each entity, comma-separated\: title,subtitle,properties.total (type and id always)]:fields:' \
                     '--db[the database file (default\: $ENTITYIDX_DB, else ./entityidx.sqlite)]:file:_files' \
                     '--now[fix the clock (ISO-8601 with a zone), for reproducible expiry and recency]:now:' \
                     '--json[print the pipe'\''s result object as JSON]' \
                     '--help[show this help]' \
                     '*:argument:' ;;
                 query) _arguments \
-                    '--type[the entity type (required)]:type:' \
+                    '--type[the entity type (required; repeatable\: their union)]:type:' \
                     '--filter[e.g. '\''total ge 10'\'', '\''status eq shipped'\'', '\''placedAt between \["2026-01-01T00\:00\:00Z","2026-02-01T00\:00\:00Z"\]'\'']:filter:' \
                     '--or[match any filter instead of all]' \
                     '--sort[sort key, PROP or PROP\:desc (repeatable, first is primary)]:sort:' \
                     '--limit[at most N results (default\: all, up to 10000 a page)]:limit:' \
                     '--cursor[continue at this cursor (the nextCursor of the previous page)]:cursor:' \
+                    '--fields[only these fields of each entity, comma-separated\: title,subtitle,properties.total (type and id always)]:fields:' \
                     '--db[the database file (default\: $ENTITYIDX_DB, else ./entityidx.sqlite)]:file:_files' \
                     '--now[fix the clock (ISO-8601 with a zone), for reproducible expiry and recency]:now:' \
                     '--json[print the pipe'\''s result object as JSON]' \
@@ -106,13 +111,14 @@ _entityidx() {
                 related) _arguments \
                     '--type[the entity'\''s type (required)]:type:' \
                     '--direction[out (default), in or both]:direction:(out in both)' \
+                    '--fields[only these fields of each entity, comma-separated\: title,subtitle,properties.total (type and id always)]:fields:' \
                     '--db[the database file (default\: $ENTITYIDX_DB, else ./entityidx.sqlite)]:file:_files' \
                     '--now[fix the clock (ISO-8601 with a zone), for reproducible expiry and recency]:now:' \
                     '--json[print the pipe'\''s result object as JSON]' \
                     '--help[show this help]' \
                     '*:argument:' ;;
                 delete) _arguments \
-                    '--type[entities of this type (all of them unless IDs are given)]:type:' \
+                    '--type[entities of this type (all of them unless IDs are given; repeatable\: their union)]:type:' \
                     '--domain[entities in domain D or below it (D.*), never Dx (repeatable)]:domain:' \
                     '--all[everything, and the batch client state (alone\: with no other selector)]' \
                     '--db[the database file (default\: $ENTITYIDX_DB, else ./entityidx.sqlite)]:file:_files' \
@@ -192,9 +198,10 @@ _entityidx() {
                     '--help[show this help]' \
                     '*:argument:' ;;
                 spotlight) _arguments \
-                    '--type[only entities of this type]:type:' \
+                    '--type[only entities of this type (repeatable\: their union)]:type:' \
                     '--limit[at most N results (default 100)]:limit:' \
                     '--fetch[return only the type, id and these attributes (fetchAttributes), comma-separated]:fetch:' \
+                    '--fields[only these fields of each entity, comma-separated\: title,subtitle,properties.total (type and id always)]:fields:' \
                     '--db[the database file (default\: $ENTITYIDX_DB, else ./entityidx.sqlite)]:file:_files' \
                     '--now[fix the clock (ISO-8601 with a zone), for reproducible expiry and recency]:now:' \
                     '--json[print the pipe'\''s result object as JSON]' \
@@ -203,6 +210,7 @@ _entityidx() {
                 user-query) _arguments \
                     '--max-items[at most N items (default 20)]:max-items:' \
                     '--max-suggestions[at most N suggestions (default 5)]:max-suggestions:' \
+                    '--fields[only these fields of each entity, comma-separated\: title,subtitle,properties.total (type and id always)]:fields:' \
                     '--db[the database file (default\: $ENTITYIDX_DB, else ./entityidx.sqlite)]:file:_files' \
                     '--now[fix the clock (ISO-8601 with a zone), for reproducible expiry and recency]:now:' \
                     '--json[print the pipe'\''s result object as JSON]' \
