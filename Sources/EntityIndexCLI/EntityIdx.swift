@@ -25,7 +25,7 @@ public enum EntityIdx {
             AllCommand.self, QueryCommand.self, RelatedCommand.self, DeleteCommand.self, DonateCommand.self,
             ReindexCommand.self, StateCommand.self, DeclareCommand.self, StatsCommand.self, RebuildCommand.self,
             LintCommand.self, DrillCommand.self, PipeCommand.self, MCPCommand.self, SpotlightCommand.self,
-            UserQueryCommand.self, CompletionsCommand.self,
+            UserQueryCommand.self, TypesCommand.self, CompletionsCommand.self,
         ]
     }
 
