@@ -31,15 +31,19 @@ private struct MemberScanner {
     init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
     mutating func skipSpace() {
-        while at < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[at]) { at += 1 }
+        while at < bytes.count, Self.isSpace(bytes[at]) { at += 1 }
     }
+
+    static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 }
 
     /// The object at the current position with its members chosen, as bytes.
     mutating func select(_ choice: (String) -> MemberChoice) -> [UInt8]? {
         skipSpace()
         guard at < bytes.count, bytes[at] == UInt8(ascii: "{") else { return nil }
+        var out: [UInt8] = []
+        if at == 0 { out.reserveCapacity(bytes.count) }  // the record itself, not a member's object
+        out.append(UInt8(ascii: "{"))
         at += 1
-        var out: [UInt8] = [UInt8(ascii: "{")]
         var first = true
         skipSpace()
         if at < bytes.count, bytes[at] == UInt8(ascii: "}") {
@@ -56,27 +60,29 @@ private struct MemberScanner {
             at += 1
             skipSpace()
             let valueStart = at
-            var kept: [UInt8]?
+            /// Writes the member: its key as written, then its value.
+            func write(_ value: UnsafeBufferPointer<UInt8>.SubSequence, to out: inout [UInt8]) {
+                if !first { out.append(UInt8(ascii: ",")) }
+                first = false
+                // Appending a rebased buffer is one copy; a slice would be appended byte by byte.
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[keyStart..<keyEnd]))
+                out.append(UInt8(ascii: ":"))
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: value))
+            }
             switch choice(key) {
             case .drop:
                 guard skipValue() else { return nil }
             case .keep:
                 guard skipValue() else { return nil }
-                kept = Array(bytes[valueStart..<at])
+                write(bytes[valueStart..<at], to: &out)
             case .select(let accepts):
+                guard at < bytes.count else { return nil }
                 if bytes[at] == UInt8(ascii: "{") {
                     guard let inner = select({ accepts($0) ? .keep : .drop }) else { return nil }
-                    if inner.count > 2 { kept = inner }
+                    if inner.count > 2 { inner.withUnsafeBufferPointer { write($0[...], to: &out) } }
                 } else {
                     guard skipValue() else { return nil }
                 }
-            }
-            if let kept {
-                if !first { out.append(UInt8(ascii: ",")) }
-                first = false
-                out += bytes[keyStart..<keyEnd]
-                out.append(UInt8(ascii: ":"))
-                out += kept
             }
             skipSpace()
             guard at < bytes.count else { return nil }
@@ -121,31 +127,37 @@ private struct MemberScanner {
         guard at < bytes.count else { return false }
         switch bytes[at] {
         case UInt8(ascii: "\""):
-            return string() != nil
+            return skipString()
         case UInt8(ascii: "{"), UInt8(ascii: "["):
-            var depth = 0
-            while at < bytes.count {
-                switch bytes[at] {
-                case UInt8(ascii: "\""):
+            guard let base = bytes.baseAddress else { return false }
+            var i = at, depth = 0
+            while i < bytes.count {
+                let b = base[i]
+                if b == UInt8(ascii: "\"") {
+                    at = i
                     guard skipString() else { return false }
+                    i = at
                     continue
-                case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
-                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                }
+                if b == UInt8(ascii: "{") || b == UInt8(ascii: "[") {
+                    depth += 1
+                } else if b == UInt8(ascii: "}") || b == UInt8(ascii: "]") {
                     depth -= 1
                     if depth == 0 {
-                        at += 1
+                        at = i + 1
                         return true
                     }
-                default: break
                 }
-                at += 1
+                i += 1
             }
             return false
         default:
             let start = at
-            while at < bytes.count,
-                ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09, 0x0A, 0x0D].contains(bytes[at])
-            {
+            while at < bytes.count {
+                let b = bytes[at]
+                if b == UInt8(ascii: ",") || b == UInt8(ascii: "}") || b == UInt8(ascii: "]") || Self.isSpace(b) {
+                    break
+                }
                 at += 1
             }
             return at > start
@@ -154,15 +166,15 @@ private struct MemberScanner {
 
     /// Moves past a string without decoding it.
     mutating func skipString() -> Bool {
-        at += 1
-        while at < bytes.count {
-            switch bytes[at] {
-            case UInt8(ascii: "\\"): at += 2
-            case UInt8(ascii: "\""):
-                at += 1
+        guard let base = bytes.baseAddress else { return false }
+        var i = at + 1
+        while i < bytes.count {
+            let b = base[i]
+            if b == UInt8(ascii: "\"") {
+                at = i + 1
                 return true
-            default: at += 1
             }
+            i += b == UInt8(ascii: "\\") ? 2 : 1
         }
         return false
     }
