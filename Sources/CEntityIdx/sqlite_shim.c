@@ -27,12 +27,15 @@ void eidx_sqlite_configure(void) { pthread_once(&configure_once, configure); }
 /* The attribute rank of each column of the `search` table: title, names, subtitle, description, props, ident. */
 static const int eidx_column_rank[6] = {0, 1, 2, 3, 4, 0};
 
-/* eidx_rank(search, phrases): (typos << 16) | attribute of the current match, from where its phrases matched.
+/* eidx_rank(search, phrases): how the current match's words matched, from where its phrases matched: bits 0-15 the
+ * attribute (each term's best column rank, summed), bits 16-23 the typos (summed), bits 24-27 the best column rank of
+ * any term (5 when none matched), bit 28 set when some phrase matched the title column.
  *
  * `phrases` is text: the number of query terms, then for each phrase of the MATCH expression, in order, the index
- * of its term and its typo distance, each as one character from '0' (all are under 64). Each term takes its best (typos, column rank) over its phrases and the columns
- * they matched (https://sqlite.org/fts5.html#xPhraseFirstColumn); typos and ranks are summed over the terms, as
- * entityidx's Ranker does from the stored columns. No row is read. */
+ * of its term and its typo distance, each as one character from '0' (all are under 64). Each term takes its best
+ * (typos, column rank) over its phrases and the columns they matched (https://sqlite.org/fts5.html#xPhraseFirstColumn);
+ * a term none of whose phrases matched counts 2 typos and rank 5, as entityidx's Ranker does. Only the columns the
+ * expression's column filter lets through are seen. No row is read. */
 static void eidx_rank(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     if (argc != 1) {
         sqlite3_result_error(ctx, "eidx_rank takes the phrase map", -1);
@@ -46,6 +49,7 @@ static void eidx_rank(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_con
     }
     int terms = map[0] - '0';
     int best[64];
+    int title = 0;
     for (int t = 0; t < terms; t++) best[t] = 1 << 20;
     int phrases = api->xPhraseCount(fts);
     for (int p = 0; p < phrases && 2 + 2 * p < bytes; p++) {
@@ -55,11 +59,12 @@ static void eidx_rank(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_con
         int column = -1;
         for (api->xPhraseFirstColumn(fts, p, &it, &column); column >= 0; api->xPhraseNextColumn(fts, &it, &column)) {
             if (column > 5) continue;
+            if (column == 0) title = 1;
             int value = distance * 8 + eidx_column_rank[column];
             if (value < best[term]) best[term] = value;
         }
     }
-    int typos = 0, attribute = 0;
+    int typos = 0, attribute = 0, rank = 5;
     for (int t = 0; t < terms; t++) {
         if (best[t] == 1 << 20) {
             typos += 2;
@@ -67,9 +72,11 @@ static void eidx_rank(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_con
         } else {
             typos += best[t] / 8;
             attribute += best[t] % 8;
+            if (best[t] % 8 < rank) rank = best[t] % 8;
         }
     }
-    sqlite3_result_int64(ctx, ((sqlite3_int64)typos << 16) | attribute);
+    if (typos > 255) typos = 255;
+    sqlite3_result_int64(ctx, (sqlite3_int64)title << 28 | (sqlite3_int64)rank << 24 | (sqlite3_int64)typos << 16 | attribute);
 }
 
 int eidx_sqlite_register_rank(sqlite3 *db) {

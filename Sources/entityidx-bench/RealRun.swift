@@ -1,6 +1,7 @@
 import EntityIndex
 import Foundation
 import JSON
+import SQLite
 
 /// The real corpus: Debian's package list, ingested by `entityidx ingest` and by the raw FTS5 baseline, then searched
 /// with a query mix drawn from it, through the pipe, in process, and on the baseline; then by tantivy, when given.
@@ -39,7 +40,9 @@ struct RealRun {
         try baseline.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
         let store = try EntityStore(path: ours, now: Timestamp.parse(clock)!)
-        try store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        // A connection of the bench's own reads the database (the store keeps its connection to itself).
+        let inspect = try Connection(path: ours)
+        try inspect.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         let ourBytes = fileSize(ours), baseBytes = fileSize(basePath)
 
         let corpus = RealCorpus(records: records)
@@ -62,7 +65,7 @@ struct RealRun {
         let sections = sectionQueries(corpus)
         classes.append(try filterClass(sections, store: store, baseline: baseline, pipe: pipe))
         // Read after the searches: dbstat's walk of every page would otherwise leave the page caches warmed.
-        let tables = try TableBytes.read(store.db, fileBytes: ourBytes)
+        let tables = try TableBytes.read(inspect, fileBytes: ourBytes)
         let baseTables = try TableBytes.read(baseline.db, fileBytes: baseBytes)
         var peer: PeerReport?
         if let tantivy {

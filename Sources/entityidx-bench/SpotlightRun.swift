@@ -1,6 +1,7 @@
 import EntityIndex
 import Foundation
 import JSON
+import SQLite
 
 /// `entityidx-bench spotlight FILE`: each Core Spotlight query form on Debian's package list, timed in process.
 ///
@@ -59,8 +60,9 @@ struct SpotlightRun {
             ingestSeconds = now_() - started
         }
         let store = try EntityStore(path: db, now: now)
-        let rows = Int(try store.db.scalar("SELECT count(*) FROM spotlight_key")?.int ?? 0)
-        let tables = try Self.tableBytes(store)
+        let inspect = try Connection(path: db, mode: .readOnly)
+        let rows = Int(try inspect.scalar("SELECT count(*) FROM spotlight_key")?.int ?? 0)
+        let tables = try TableBytes.read(inspect, fileBytes: 0).map { (name: $0.name, bytes: Int($0.bytes)) }
 
         var rng = SeededRandom(seed: 16)
         let names = records.compactMap { $0["id"]?.string }.filter { $0.count >= 6 }
@@ -132,35 +134,9 @@ struct SpotlightRun {
             forms: reports)
     }
 
-    /// The pages of each table and its indexes (`dbstat`); FTS5's shadow tables count with their full-text table.
-    static func tableBytes(_ store: EntityStore) throws -> [(name: String, bytes: Int)] {
-        let owners = Dictionary(
-            try store.db.rows("SELECT name, tbl_name FROM sqlite_master") { ($0.text(0), $0.text(1)) },
-            uniquingKeysWith: { a, _ in a })
-        let virtual = Set(
-            try store.db.rows("SELECT name FROM sqlite_master WHERE sql LIKE 'CREATE VIRTUAL TABLE%'") { $0.text(0) })
-        var bytes: [String: Int] = [:]
-        let pages = try store.db.rows("SELECT name, sum(pgsize) FROM dbstat GROUP BY name", []) {
-            ($0.text(0), Int($0.int(1)))
-        }
-        for (name, size) in pages {
-            var owner = owners[name] ?? name
-            for suffix in ["_data", "_idx", "_content", "_docsize", "_config"] where owner.hasSuffix(suffix) {
-                let base = String(owner.dropLast(suffix.count))
-                if virtual.contains(base) { owner = base }
-            }
-            bytes[owner, default: 0] += size
-        }
-        return bytes.map { (name: $0.key, bytes: $0.value) }.sorted { $0.bytes > $1.bytes }
-    }
-
     /// How SQLite reads `spotlight_key`, `property` and `entity` for a query: the index used, or SCAN.
     func plan(_ store: EntityStore, _ query: String) throws -> String {
-        let sql = try store.spotlightSQL(SpotlightRequest(query: query))
-        let steps = try store.db.rows("EXPLAIN QUERY PLAN " + sql.sql, sql.arguments) { $0.text(3) }
-        var seen: [String] = []
-        for s in steps where (s.hasPrefix("SEARCH") || s.hasPrefix("SCAN")) && !seen.contains(s) { seen.append(s) }
-        return seen.joined(separator: "; ")
+        try store.spotlightPlan(SpotlightRequest(query: query)).joined(separator: "; ")
     }
 }
 

@@ -1,8 +1,9 @@
-import EntityIndex
 import JSON
 import SQLite
 import TestSupport
 import Testing
+
+@testable import EntityIndex
 
 /// Search returns the exact top k of every match under the documented tiers, however many match.
 ///
@@ -76,23 +77,29 @@ import Testing
         var lastUsed: Int64
     }
 
+    /// Every entity, its columns derived again from its record as the text pipeline indexes them (the index keeps
+    /// no copy of them).
     static func entities(_ store: EntityStore) throws -> [Entity] {
-        try store.db.rows(
+        let declarations = try store.allDeclarations(type: nil)
+        return try store.db.rows(
             """
-            SELECT e.rowid, e.type, e.id, e.hidden, d.title, d.names, d.subtitle, d.description, d.props, d.ident, d.title_plain,
-            e.record, e.ranking_hint, e.priority, e.last_used_at FROM entity e JOIN search_doc d ON d.rowid = e.rowid
+            SELECT e.rowid, e.type, e.id, e.hidden, e.record, e.ranking_hint, e.priority, e.last_used_at FROM entity e
             """
         ) { s in
-            let record = s.record(11)
+            let record = s.record(4)
             let names = ((record["synonyms"]?.array ?? []) + (record["keywords"]?.array ?? [])).compactMap(\.string).map
             {
                 TextAnalyzer.tokens($0).map(\.text)
             }
-            func terms(_ i: Int32) -> [String] { s.text(i).split(separator: " ").map(String.init) }
+            guard case .success(let valid) = RecordValidator.validate(.object(record), position: 0) else {
+                fatalError("a stored record does not validate")
+            }
+            let document = SearchDocument(valid, declarations: declarations[s.text(1)] ?? [:])
+            func terms(_ text: String) -> [String] { text.split(separator: " ").map(String.init) }
             return Entity(
                 rowid: s.int(0), key: s.text(1) + "/" + s.text(2), type: s.text(1), hidden: s.int(3) != 0,
-                columns: (4...9).map { terms(Int32($0)) }, titlePlain: terms(10), names: names,
-                hint: s.optionalDouble(12) ?? 0, priority: s.optionalInt(13) ?? 0, lastUsed: s.optionalInt(14) ?? 0)
+                columns: document.columns.map(terms), titlePlain: terms(document.titlePlain), names: names,
+                hint: s.optionalDouble(5) ?? 0, priority: s.optionalInt(6) ?? 0, lastUsed: s.optionalInt(7) ?? 0)
         }
     }
 

@@ -1,9 +1,10 @@
-import EntityIndex
 import Foundation
 import JSON
 import SQLite
 import TestSupport
 import Testing
+
+@testable import EntityIndex
 
 @Suite struct IngestTests {
     @Test func countsInsertsUpdatesAndUnchanged() throws {
@@ -212,9 +213,16 @@ import Testing
         let store = try EntityStore(path: dir + "/i.sqlite", now: Timestamp.parse("2026-03-02T09:00:00Z")!)
         _ = try store.ingest([TestSupport.record("task", "1", "Café")])
         try store.db.run("UPDATE meta SET value = '0' WHERE key = 'text_version'")
-        try store.db.run("UPDATE search_doc SET title = 'stale'")
-        try store.db.execute("INSERT INTO search(search) VALUES ('rebuild')")
-        try store.db.execute("INSERT INTO search_title(search_title) VALUES ('rebuild')")
+        // An index made by another text pipeline: its entries hold other words than today's derivation gives.
+        let docid = try #require(try store.db.scalar("SELECT doc FROM search_doc")?.int)
+        for table in ["search", "search_title", "search_code"] {
+            try store.db.execute("INSERT INTO \(table)(\(table)) VALUES ('delete-all')")
+        }
+        try store.db.run(
+            "INSERT INTO search(rowid, title, names, subtitle, description, props, ident) VALUES (?, 'stale', '', '', '', '', '1')",
+            [.integer(docid)])
+        try store.db.run("INSERT INTO search_title(rowid, title, ident) VALUES (?, 'stale', '1')", [.integer(docid)])
+        try store.db.run("UPDATE search_doc SET title = 'stale', text_hash = 0")
         final class Box: @unchecked Sendable { var count = 0 }
         let told = Box()
         let reader = try EntityStore(

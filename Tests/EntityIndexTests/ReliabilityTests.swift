@@ -1,8 +1,9 @@
-import EntityIndex
 import JSON
 import SQLite
 import TestSupport
 import Testing
+
+@testable import EntityIndex
 
 #if canImport(Glibc)
     import Glibc

@@ -1,8 +1,9 @@
-import EntityIndex
 import Foundation
 import JSON
 import TestSupport
 import Testing
+
+@testable import EntityIndex
 
 /// A database written by an earlier release (schema 6, records stored as text; `Tests/Fixtures/schema6`) opens with
 /// the current code and then holds the same entities and answers like a database built afresh from the same files.

@@ -1,8 +1,8 @@
 import JSON
 import SQLite
 
-/// The row of a candidate being read: its entity fields and normalized columns, borrowed from the statement (see
-/// `EntityStore.candidateColumns` for the column order). Valid until the statement steps.
+/// The row of a candidate being read: its entity fields and the title's and id's normalized text, borrowed from the
+/// statement (see `TopK.read` for the column order). Valid until the statement steps.
 struct CandidateRow {
     let statement: Statement
 
@@ -14,9 +14,38 @@ struct CandidateRow {
     var docid: Int64 { statement.int(6) }
     /// The title's plain tokens.
     var titlePlain: TermList { TermList(statement.borrowedBytes(7)) }
-    /// Normalized column terms, in `SearchDocument.columnNames` order.
-    func column(_ index: Int) -> TermList { TermList(statement.borrowedBytes(Int32(8 + index))) }
-    static let columnCount = 6
+    /// The title column's index terms.
+    var title: TermList { TermList(statement.borrowedBytes(8)) }
+    /// The ident column's index terms.
+    var ident: TermList { TermList(statement.borrowedBytes(9)) }
+}
+
+/// How the query's words matched one candidate: the typos and the attribute ranks of each word's best field
+/// (fewest typos, then best rank), summed over the words; the best rank of any word; whether a word matched the
+/// title. Read from FTS5's phrase positions (`eidx_rank`, whose code this decodes) or from the title's text.
+struct WordMatch: Equatable {
+    var typos: Int
+    var attribute: Int
+    var best: Int
+    var titleMatched: Bool
+
+    init(typos: Int, attribute: Int, best: Int, titleMatched: Bool) {
+        self.typos = typos
+        self.attribute = attribute
+        self.best = best
+        self.titleMatched = titleMatched
+    }
+
+    init(code: Int64) {
+        self.init(
+            typos: Int((code >> 16) & 0xFF), attribute: Int(code & 0xFFFF), best: Int((code >> 24) & 0xF),
+            titleMatched: (code >> 28) & 1 == 1)
+    }
+
+    /// No word matched.
+    static func none(terms: Int) -> WordMatch {
+        WordMatch(typos: 2 * terms, attribute: 5 * terms, best: 5, titleMatched: false)
+    }
 }
 
 /// Orders search candidates in tiers; each tier only breaks the ties of the one before.
@@ -34,7 +63,7 @@ struct CandidateRow {
 /// 6. the document rank (`DocumentRank`): rankingHint, priority, the day of lastUsedAt, fewer title words, newer.
 /// (Every word always matches: that tier is implied by the AND query.)
 ///
-/// Tiers 1–5 are computed from the row; tier 6 is the document id, so that FTS5's rowid order is the order inside
+/// Tiers 1–5 are computed from how the words matched (`WordMatch`) and the title; tier 6 is the document id, so that FTS5's rowid order is the order inside
 /// a tier and a search reads each tier's best entities first (`EntityStore+Search.swift`).
 struct Ranker {
     static let columnRank = [0, 1, 2, 3, 4, 0]
@@ -102,36 +131,36 @@ struct Ranker {
         Array(ranked.sorted(by: Ranked.precedes).prefix(limit))
     }
 
-    /// The features of a candidate found by the trigram index: a word of the query is inside one of its codes.
-    func fragmentFeatures(_ c: CandidateRow) -> Ranked {
-        var ranked = features(c)
-        ranked.bucket.fragment = 1
-        ranked.bucket.typos = 0  // the word matched no term, but it is not misspelt
-        return ranked
+    /// How the words matched the title and the id alone, from their text: the candidate's tiers when every word's
+    /// best field is one of them, and never better than its tiers otherwise.
+    func titleMatch(_ c: CandidateRow) -> WordMatch {
+        var typos = 0, attribute = 0, best = 5, titleMatched = false
+        for term in query.terms {
+            let inTitle = term.match(c.title)
+            if inTitle != nil { titleMatched = true }
+            guard let t = [inTitle, term.match(c.ident)].compactMap({ $0 }).min() else {
+                typos += 2
+                attribute += 5
+                continue
+            }
+            typos += t
+            best = 0
+        }
+        return WordMatch(typos: typos, attribute: attribute, best: best, titleMatched: titleMatched)
     }
 
-    /// The tiers of a candidate. (Whether a synonym or keyword equals the query is looked up by `TopK`.)
-    func features(_ c: CandidateRow) -> Ranked {
-        var typos = 0, attribute = 0, best = 5
-        for term in query.terms {
-            var termBest: (typos: Int, rank: Int)?
-            for index in 0..<CandidateRow.columnCount {
-                guard let t = term.match(c.column(index)) else { continue }
-                let candidate = (t, Ranker.columnRank[index])
-                if termBest == nil || candidate < termBest! { termBest = candidate }
-            }
-            typos += termBest?.typos ?? 2
-            attribute += termBest?.rank ?? 5
-            best = min(best, termBest?.rank ?? 5)
-        }
+    /// The tiers of a candidate whose words matched as `match` says. (Whether a synonym or keyword equals the query
+    /// is looked up by `TopK`.)
+    func features(_ c: CandidateRow, _ match: WordMatch) -> Ranked {
         let key = c.key
         let exact = c.idKey.bytes.elementsEqual(query.idKeyBytes) || key.id == query.raw ? 0 : 1
-        let exactness = attribute == 0 ? titleExactness(c) : 4
-        let titleMatched = query.terms.contains { $0.match(c.column(0)) != nil }
-        let bestColumn = best == 0 ? (titleMatched ? 0 : 5) : Ranker.columnRank.firstIndex(of: best) ?? 4
+        let exactness = match.attribute == 0 ? titleExactness(c) : 4
+        let bestColumn =
+            match.best == 0 ? (match.titleMatched ? 0 : 5) : Ranker.columnRank.firstIndex(of: match.best) ?? 4
         return Ranked(
             rowid: c.rowid, docid: c.docid, key: key,
-            bucket: Bucket(exact: exact, fragment: 0, typos: typos, attribute: attribute, exactness: exactness),
+            bucket: Bucket(
+                exact: exact, fragment: 0, typos: match.typos, attribute: match.attribute, exactness: exactness),
             bestColumn: bestColumn, rankingHint: c.rankingHint, priority: c.priority)
     }
 
@@ -158,7 +187,7 @@ struct Ranker {
             return true
         }
         if count == q.count && head { return 0 }
-        let title = c.column(0)
+        let title = c.title
         let whole = query.terms.allSatisfy { $0.match(title, wholeWords: true) != nil }
         if whole && count >= q.count && head { return 1 }
         if whole { return 2 }

@@ -20,8 +20,24 @@ struct TopK {
     let conditions: SQLFragment
     private(set) var accepted: [Ranker.Ranked] = []
     private var acceptedDocids = Set<Int64>()
-    /// Rows read so far: their tiers, or nil when they fail the conditions.
-    private var known: [Int64: Ranker.Ranked?] = [:]
+    /// Documents read so far that fail the conditions.
+    private var failing = Set<Int64>()
+    /// Documents whose every tier is known (from all their fields), with those tiers.
+    private var known: [Int64: Ranker.Ranked] = [:]
+
+    /// How a bucket's query tells how a candidate's words matched.
+    enum Match {
+        /// From the title's and the id's text: exact for the title tier's buckets (see `Ranker.titleMatch`).
+        case title
+        /// From the query's own phrase positions (`eidx_rank` in its second column): exact when its column filter
+        /// holds every field the bucket's members match in best (the buckets are read in order, so that a
+        /// document that matches better elsewhere was accepted, or failed the conditions, before).
+        case positions
+        /// From a lookup of the document's positions in `search`, every field, every variant.
+        case lookup
+        /// Nothing: the entities found only inside a code (`runFragments`) match no word.
+        case none
+    }
 
     init(db: Connection, query: SearchQuery, limit: Int, conditions: SQLFragment) {
         self.db = db
@@ -39,9 +55,8 @@ struct TopK {
             SELECT d.doc FROM entity e JOIN search_doc d ON d.rowid = e.rowid WHERE e.id_key = ? AND \(conditions.sql)
             """, [.text(query.idKey)] + conditions.arguments
         ) { $0.int(0) }
-        let ranker = Ranker(query: query)
         for docid in exactIDs where !acceptedDocids.contains(docid) {
-            if let ranked = try read(docid, ranker.features) { accept(ranked) }
+            if let ranked = try read(docid, .lookup) { accept(ranked) }
         }
         if try rankedFewMatches() { return }
         try readBuckets(typos: 0)
@@ -65,26 +80,40 @@ struct TopK {
     }
 
     /// Reads the matches of `expression` in the full-text `table` when they are at most `fewMatches`, and accepts
-    /// those `accepting` takes.
+    /// those `accepting` takes: in `search`, with every tier known from the phrase positions; in `search_title`,
+    /// with those of the title tier.
     private mutating func rankedFew(_ table: String, _ expression: String, accepting: (Ranker.Ranked) -> Bool)
         throws -> Bool
     {
         guard !isDone else { return true }
-        let docids = try db.rows(
-            "SELECT rowid FROM \(table) WHERE \(table) MATCH ? ORDER BY rowid DESC LIMIT \(Self.fewMatches + 1)",
-            [.text(expression)]
-        ) { $0.int(0) }
-        guard docids.count <= Self.fewMatches else { return false }
-        let ranker = Ranker(query: query)
-        for docid in docids where !acceptedDocids.contains(docid) {
-            if let ranked = try read(docid, ranker.features), accepting(ranked) { accept(ranked) }
+        let positions = table == "search"
+        let rows = try db.rows(
+            "SELECT rowid\(positions ? ", eidx_rank(search, ?)" : "") FROM \(table) WHERE \(table) MATCH ? ORDER BY rowid DESC LIMIT \(Self.fewMatches + 1)",
+            (positions ? [.text(phraseMap(maxTypos: 0))] : []) + [.text(expression)]
+        ) { ($0.int(0), positions ? $0.int(1) : 0) }
+        guard rows.count <= Self.fewMatches else { return false }
+        for (docid, code) in rows where !acceptedDocids.contains(docid) {
+            if let ranked = try read(docid, positions ? .positions : .title, code: code), accepting(ranked) {
+                accept(ranked)
+            }
         }
         return true
+    }
+
+    /// The phrase map of `eidx_rank` for the query's terms with at most `maxTypos` typos each: the number of terms,
+    /// then each phrase's term and typo distance, as characters from "0" (every number is under 64).
+    private func phraseMap(maxTypos: Int, wholeWords: Bool = false) -> String {
+        var map = [UInt8(query.terms.count)]
+        for (i, term) in query.terms.enumerated() {
+            for d in term.phraseDistances(wholeWords: wholeWords, maxTypos: maxTypos) { map += [UInt8(i), UInt8(d)] }
+        }
+        return String(decoding: map.map { $0 + 0x30 }, as: UTF8.self)
     }
 
     /// Reads the buckets of matches with typos, fewest first (after `query` gained its terms' variants).
     mutating func runTypos() throws {
         known.removeAll()
+        failing.removeAll()
         let most = query.terms.reduce(0) { $0 + ($1.variants.values.max() ?? 0) }
         for typos in 1...max(1, most) where !isDone { try readBuckets(typos: typos) }
     }
@@ -92,10 +121,9 @@ struct TopK {
     /// Reads the entities whose ids or codes contain the query's single word (`search_code`); one bucket.
     mutating func runFragments() throws {
         guard query.terms.count == 1, query.searchesCodes else { return }
-        let ranker = Ranker(query: query)
         try stream(
             "SELECT rowid FROM search_code WHERE search_code MATCH ? ORDER BY rowid DESC",
-            [.text("\"" + query.idKey.replacingAll("\"", "\"\"") + "\"")], rank: ranker.fragmentFeatures)
+            [.text("\"" + query.idKey.replacingAll("\"", "\"\"") + "\"")], .none)
     }
 
     // MARK: - Buckets
@@ -108,7 +136,7 @@ struct TopK {
                 separator: " AND ")
             return columns.map { "{\($0)} : (\(expression))" } ?? expression
         }
-        let fts = "SELECT rowid FROM search WHERE search MATCH ? ORDER BY rowid DESC"
+        let fts = "SELECT rowid, eidx_rank(search, ?) FROM search WHERE search MATCH ? ORDER BY rowid DESC"
         // The title tier reads the index of titles and ids alone (`search_title`, schema 10).
         let titles = "SELECT rowid FROM search_title WHERE search_title MATCH ? ORDER BY rowid DESC"
         func bucket(_ attribute: Int, _ exactness: Int) -> Ranker.Bucket {
@@ -124,15 +152,16 @@ struct TopK {
             if typos == 0, !titleKey.isEmpty {
                 try readBucket(
                     bucket(0, 0), "SELECT doc FROM search_doc WHERE title_plain = ? ORDER BY doc DESC",
-                    [.text(titleKey)])
+                    [.text(titleKey)], .title)
                 try readBucket(
-                    bucket(0, 1), titles, [.text(startingTitle(typing: false, match("title", wholeWords: true)))])
+                    bucket(0, 1), titles, [.text(startingTitle(typing: false, match("title", wholeWords: true)))],
+                    .title)
             }
-            try readBucket(bucket(0, 2), titles, [.text(match("title", wholeWords: true))])
+            try readBucket(bucket(0, 2), titles, [.text(match("title", wholeWords: true))], .title)
             if typos == 0, !titleKey.isEmpty {
-                try readBucket(bucket(0, 3), titles, [.text(startingTitle(typing: true, match("title")))])
+                try readBucket(bucket(0, 3), titles, [.text(startingTitle(typing: true, match("title")))], .title)
             }
-            try readBucket(bucket(0, 4), titles, [.text(match(nil))])
+            try readBucket(bucket(0, 4), titles, [.text(match(nil))], .title)
         }
         // Then by attribute: a synonym or keyword equal to the query first, then the rest.
         let nameKey = typos == 0 ? query.nameKey : nil
@@ -141,10 +170,12 @@ struct TopK {
             if let nameKey {
                 try readBucket(
                     bucket(attribute, 0), "SELECT doc FROM name_key WHERE hash = ? ORDER BY doc DESC",
-                    [.integer(nameKey)])
+                    [.integer(nameKey)], .lookup)
             }
-            // The word's best field: only its columns.
-            try readBucket(bucket(attribute, 4), fts, [.text(match(Ranker.columnsOfRank[attribute]))])
+            // The word's best field: only its columns, whose positions say which of them the word matched in.
+            try readBucket(
+                bucket(attribute, 4), fts,
+                [.text(phraseMap(maxTypos: typos)), .text(match(Ranker.columnsOfRank[attribute]))], .positions)
         }
     }
 
@@ -154,35 +185,30 @@ struct TopK {
     /// to the query before the rest.
     private mutating func readByAttribute(typos: Int, nameKey: Int64?) throws {
         guard !isDone else { return }
-        // The phrase map of `eidx_rank`: the number of terms, then each phrase's term and typo distance, as
-        // characters from "0" (every number is under 64).
-        var map = [UInt8(query.terms.count)]
-        for (i, term) in query.terms.enumerated() {
-            for d in term.phraseDistances(maxTypos: typos) { map += [UInt8(i), UInt8(d)] }
-        }
         let expression = query.terms.map { $0.expression(maxTypos: typos) }.joined(separator: " AND ")
-        var byAttribute: [Int: [Int64]] = [:]
+        var byAttribute: [Int: [(docid: Int64, code: Int64)]] = [:]
         let pass = try db.cached(
             "SELECT rowid, eidx_rank(search, ?) FROM search WHERE search MATCH ? ORDER BY rowid DESC")
         defer { pass.reset() }
-        try pass.bind([.text(String(decoding: map.map { $0 + 0x30 }, as: UTF8.self)), .text(expression)])
+        try pass.bind([.text(phraseMap(maxTypos: typos)), .text(expression)])
         while try pass.step() {
-            let code = pass.int(1), attribute = Int(code & 0xFFFF)
-            if code >> 16 == typos, attribute > 0 { byAttribute[attribute, default: []].append(pass.int(0)) }
+            let code = pass.int(1), match = WordMatch(code: code)
+            if match.typos == typos, match.attribute > 0 {
+                byAttribute[match.attribute, default: []].append((pass.int(0), code))
+            }
         }
         pass.reset()
         let equalNames =
             try nameKey.map { key in
                 Set(try db.rows("SELECT doc FROM name_key WHERE hash = ?", [.integer(key)]) { $0.int(0) })
             } ?? []
-        let ranker = Ranker(query: query)
         for attribute in byAttribute.keys.sorted() {
             let members = byAttribute[attribute]!
-            for (exactness, docids) in [(0, members.filter(equalNames.contains)), (4, members)] {
+            for (exactness, candidates) in [(0, members.filter { equalNames.contains($0.docid) }), (4, members)] {
                 let bucket = Ranker.Bucket(
                     exact: 1, fragment: 0, typos: typos, attribute: attribute, exactness: exactness)
-                for docid in docids where !acceptedDocids.contains(docid) {
-                    if let ranked = try read(docid, ranker.features), ranked.bucket == bucket {
+                for (docid, code) in candidates where !acceptedDocids.contains(docid) {
+                    if let ranked = try read(docid, .positions, code: code), ranked.bucket == bucket {
                         accept(ranked)
                         if isDone { return }
                     }
@@ -216,16 +242,18 @@ struct TopK {
         return "{title} : ^\"" + word + "\"" + (star ? "*" : "")
     }
 
-    /// Accepts the members of `bucket` that `sql` returns (document ids, best first), until the search has enough.
-    private mutating func readBucket(_ bucket: Ranker.Bucket, _ sql: String, _ arguments: [SQLValue]) throws {
-        let ranker = Ranker(query: query)
-        try stream(sql, arguments, rank: ranker.features) { $0.bucket == bucket }
+    /// Accepts the members of `bucket` that `sql` returns (document ids, best first, and with `.positions` each
+    /// one's `eidx_rank` code), until the search has enough.
+    private mutating func readBucket(
+        _ bucket: Ranker.Bucket, _ sql: String, _ arguments: [SQLValue], _ match: Match
+    ) throws {
+        try stream(sql, arguments, match) { $0.bucket == bucket }
     }
 
     /// Steps through the document ids that `sql` returns and accepts those that `accepting` says belong to the
     /// bucket being read.
     private mutating func stream(
-        _ sql: String, _ arguments: [SQLValue], rank: (CandidateRow) -> Ranker.Ranked,
+        _ sql: String, _ arguments: [SQLValue], _ match: Match,
         accepting: (Ranker.Ranked) -> Bool = { _ in true }
     ) throws {
         guard !isDone else { return }
@@ -235,7 +263,7 @@ struct TopK {
         while try ids.step() {
             let docid = ids.int(0)
             if acceptedDocids.contains(docid) { continue }
-            if let ranked = try read(docid, rank), accepting(ranked) {
+            if let ranked = try read(docid, match, code: match == .positions ? ids.int(1) : 0), accepting(ranked) {
                 accept(ranked)
                 if isDone { return }
             }
@@ -247,27 +275,54 @@ struct TopK {
         acceptedDocids.insert(ranked.docid)
     }
 
-    /// The tiers of one document, read once per search; nil when it fails the conditions.
-    private mutating func read(_ docid: Int64, _ rank: (CandidateRow) -> Ranker.Ranked) throws -> Ranker.Ranked? {
-        if let cached = known[docid] { return cached }
+    /// The tiers of one document, from how `match` says its words matched; nil when it fails the conditions. The
+    /// entity's row is read once per search when its tiers are known from every field, else once per bucket
+    /// query that yields it (a narrow row: the title's and id's text and the ranked fields).
+    private mutating func read(_ docid: Int64, _ match: Match, code: Int64 = 0) throws -> Ranker.Ranked? {
+        if failing.contains(docid) { return nil }
+        if let ranked = known[docid] { return ranked }
         let row = try db.cached(
             """
-            SELECT e.rowid, e.type, e.id, e.id_key, e.ranking_hint, e.priority, d.doc, d.title_plain, d.title, d.names,
-            d.subtitle, d.description, d.props, d.ident FROM search_doc d JOIN entity e ON e.rowid = d.rowid
-            WHERE d.doc = ? AND \(conditions.sql)
+            SELECT e.rowid, e.type, e.id, e.id_key, e.ranking_hint, e.priority, d.doc, d.title_plain, d.title, d.ident
+            FROM search_doc d JOIN entity e ON e.rowid = d.rowid WHERE d.doc = ? AND \(conditions.sql)
             """)
         defer { row.reset() }
         try row.bind([.integer(docid)] + conditions.arguments)
-        var ranked = try row.step() ? rank(CandidateRow(statement: row)) : nil
-        row.reset()
-        if var r = ranked, r.bucket.attribute != 0, r.bucket.exactness == 4, r.bucket.fragment == 0,
-            try namesEqualQuery(r)
-        {
-            r.bucket.exactness = 0
-            ranked = r
+        guard try row.step() else {
+            failing.insert(docid)
+            return nil
         }
-        known[docid] = .some(ranked)
+        let c = CandidateRow(statement: row)
+        let ranker = Ranker(query: query)
+        var ranked: Ranker.Ranked
+        switch match {
+        case .title: ranked = ranker.features(c, ranker.titleMatch(c))
+        case .positions: ranked = ranker.features(c, WordMatch(code: code))
+        case .lookup: ranked = ranker.features(c, try positions(docid))
+        case .none:
+            ranked = ranker.features(c, .none(terms: query.terms.count))
+            ranked.bucket.fragment = 1
+            ranked.bucket.typos = 0  // the word matched no term, but it is not misspelt
+        }
+        row.reset()
+        if ranked.bucket.attribute != 0, ranked.bucket.exactness == 4, ranked.bucket.fragment == 0,
+            try namesEqualQuery(ranked)
+        {
+            ranked.bucket.exactness = 0
+        }
+        if match == .lookup || match == .none { known[docid] = ranked }
         return ranked
+    }
+
+    /// How the query's words match one document in every field, with every variant: its phrase positions in
+    /// `search` (one document's, by rowid).
+    private func positions(_ docid: Int64) throws -> WordMatch {
+        let expression = query.terms.map { $0.expression() }.joined(separator: " OR ")
+        let code = try db.rows(
+            "SELECT eidx_rank(search, ?) FROM search WHERE search MATCH ? AND rowid = ?",
+            [.text(phraseMap(maxTypos: .max)), .text(expression), .integer(docid)]
+        ) { $0.int(0) }.first
+        return code.map(WordMatch.init(code:)) ?? .none(terms: query.terms.count)
     }
 
     /// Whether one of the entity's synonyms or keywords equals the query: its key is in `name_key`, confirmed

@@ -67,6 +67,16 @@ extension EntityStore {
         }
     }
 
+    /// How SQLite reads the tables for a Core Spotlight query: the steps of `EXPLAIN QUERY PLAN` that search an
+    /// index or scan a table, each once, in order.
+    public func spotlightPlan(_ request: SpotlightRequest) throws -> [String] {
+        let sql = try spotlightSQL(request)
+        let steps = try db.rows("EXPLAIN QUERY PLAN " + sql.sql, sql.arguments) { $0.text(3) }
+        var seen: [String] = []
+        for s in steps where (s.hasPrefix("SEARCH") || s.hasPrefix("SCAN")) && !seen.contains(s) { seen.append(s) }
+        return seen
+    }
+
     /// The SQL a request runs, with its bound values (for `EXPLAIN QUERY PLAN`, say). Reads the distinct types and
     /// domains when the query compares them.
     public func spotlightSQL(_ request: SpotlightRequest) throws -> (sql: String, arguments: [SQLValue]) {

@@ -128,20 +128,17 @@ extension EntityStore {
         }
         if byFold.count < limit {
             // Names that hold the typed text after their start: the title is checked on the entity; synonyms and
-            // keywords on the record, of the entities whose search text holds the typed text's longest ASCII run.
+            // keywords on the record, of the entities that have one.
             let spec = SQLValue.text("3:" + SpotlightPattern([.wildcard, .literal(key), .wildcard]).description)
-            let run = SpotlightTranslator.longestASCIIRun(SpotlightPattern([.literal(key)]))
             let names =
-                run == nil
-                ? "EXISTS (SELECT 1 FROM spotlight_key k WHERE k.entity = e.rowid AND k.attr IN (\(attributes)) AND k.attr != ?)"
-                : "instr((SELECT d.names FROM search_doc d WHERE d.rowid = e.rowid), ?) > 0"
+                "EXISTS (SELECT 1 FROM spotlight_key k WHERE k.entity = e.rowid AND k.attr IN (\(attributes)) AND k.attr != ?)"
             let title = try spotlightAttributeID("title") ?? 0
             let inner = try read(
                 """
                 SELECT e.title, e.record FROM entity e WHERE e.hidden = 0 AND e.expires_at > ?
                 AND (spotlight_match(e.title, ?) OR \(names))
                 """,
-                [.integer(now), spec] + (run.map { [.text($0)] } ?? ids.map { .integer($0) } + [.integer(title)]),
+                [.integer(now), spec] + ids.map { .integer($0) } + [.integer(title)],
                 keep: { fold in
                     guard let found = SpotlightMatcher.find(typed, in: Array(fold.utf8), from: 0, to: fold.utf8.count)
                     else { return false }

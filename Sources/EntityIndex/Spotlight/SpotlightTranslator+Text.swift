@@ -51,15 +51,8 @@ extension SpotlightTranslator {
                     : perEntity
                         ? Self.found(match, check("e")) : Self.fullText(match, check("v"), ordered: key == "title")
             } else if perEntity {
-                // The title is checked on the entity row; another attribute's record only when its search text
-                // holds the run.
-                positive =
-                    key == "title" || run == nil || column == nil
-                    ? check("e")
-                    : SQLFragment(
-                        sql: "instr((SELECT d.\(column!) FROM search_doc d WHERE d.rowid = e.rowid), ?) > 0",
-                        arguments: [.text(run!)]
-                    ).and(check("e"))
+                // The title is checked on the entity row, another attribute on the record.
+                positive = check("e")
             } else if key == "title", let run {
                 // `search_doc.title_plain` holds each title's tokens: its index is a small copy to scan for the run.
                 let verify = check("v")
@@ -72,13 +65,13 @@ extension SpotlightTranslator {
                 positive = SQLFragment(
                     sql: "e.rowid IN (SELECT v.rowid AS entity FROM entity v WHERE \(verify.sql))",
                     arguments: verify.arguments)
-            } else if let run, let column = Self.searchColumn(key) {
-                // The search text holds every value's ASCII letters and digits, lowercased (see `candidates`).
+            } else if column != nil {
+                // Every entity with the attribute, in the entities' order, checked on its record.
                 let verify = check("v")
                 positive = SQLFragment(
                     sql:
-                        "e.rowid IN (SELECT v.rowid AS entity FROM search_doc d CROSS JOIN entity v ON v.rowid = d.rowid WHERE spotlight_scanned(d.\(column)) AND instr(d.\(column), ?) > 0 AND \(verify.sql))",
-                    arguments: [.text(run)] + verify.arguments)
+                        "e.rowid IN (SELECT v.rowid AS entity FROM entity v WHERE EXISTS (SELECT 1 FROM spotlight_key h WHERE h.entity = v.rowid AND h.attr = ?) AND \(verify.sql))",
+                    arguments: [.integer(attr)] + verify.arguments)
             } else {
                 let verify = check("v")
                 positive = SQLFragment(

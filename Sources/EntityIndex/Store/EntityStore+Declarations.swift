@@ -5,6 +5,8 @@ extension EntityStore {
     public func declare(type: String, _ properties: [PropertyDeclaration]) throws(EntityIndexError) {
         do {
             try write {
+                // The type's entries go first, with the text the old declarations gave them.
+                try deleteIndexEntries(where: "e.type = ?", [.text(type)])
                 for p in properties {
                     try db.run(
                         """

@@ -195,12 +195,16 @@ public final class Ingestion {
             .integer(now), .integer(expires),
         ]
         if let rowid {
+            // The old entries go first, with the text re-derived from the record they were made from.
+            let old = try db.rows("SELECT record FROM entity WHERE rowid = ?", [.integer(rowid)]) { $0.record(0) }
+            let declarations = (writerPreparer ?? preparer).declarations(for: record.type)
+            try store.deleteIndexEntry(rowid: rowid, old.first.flatMap { store.previousDocument($0, declarations) })
             try db.run(
                 """
                 UPDATE entity SET id_key = ?, title = ?, record = ?, domain = ?, hidden = ?, ranking_hint = ?, priority = ?,
                     last_used_at = ?, ingested_at = ?, expires_at = ? WHERE rowid = ?
                 """, values + [.integer(rowid)])
-            try store.writeSearchDocument(derived.document, rowid: rowid, replacing: true, newTerms: newTerms(derived))
+            try store.writeSearchDocument(derived.document, rowid: rowid, newTerms: newTerms(derived))
             try store.writeProperties(
                 rowid: rowid, type: record.type, rows: derived.properties, replacing: true, kinds: &kinds)
             try store.writeSpotlightKeys(rowid: rowid, keys: derived.spotlight, replacing: true)
@@ -213,8 +217,7 @@ public final class Ingestion {
                     ingested_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, [.text(record.type), .text(record.id)] + values)
             let newRowid = db.lastInsertRowID
-            try store.writeSearchDocument(
-                derived.document, rowid: newRowid, replacing: false, newTerms: newTerms(derived))
+            try store.writeSearchDocument(derived.document, rowid: newRowid, newTerms: newTerms(derived))
             try store.writeProperties(
                 rowid: newRowid, type: record.type, rows: derived.properties, replacing: false, kinds: &kinds)
             try store.writeSpotlightKeys(rowid: newRowid, keys: derived.spotlight, replacing: false)
@@ -269,6 +272,10 @@ extension EntityStore {
     /// An entity pushed at this very `now` is kept even when already expired, so that re-ingesting the same input
     /// reports it unchanged instead of inserting it again; a later write purges it. Until then `stats` counts it.
     func purgeExpired() throws {
-        try db.run("DELETE FROM entity WHERE expires_at <= ? AND ingested_at < ?", [.integer(now), .integer(now)])
+        let expired = "e.expires_at <= ? AND e.ingested_at < ?"
+        guard try deleteIndexEntries(where: expired, [.integer(now), .integer(now)]) > 0 else { return }
+        try db.run(
+            "DELETE FROM entity WHERE rowid IN (SELECT e.rowid FROM entity e WHERE \(expired))",
+            [.integer(now), .integer(now)])
     }
 }

@@ -10,7 +10,7 @@ import SQLite
 /// Opening never writes for a read, except the schema migrations a read needs: a database indexed by another
 /// version of the text pipeline is still searched, and rebuilt by its first write (or `rebuild()`), once.
 public final class EntityStore {
-    public let db: Connection
+    let db: Connection
     public let path: String
     /// The clock: fixed by `--now`, else the wall clock at open.
     public var now: Int64
@@ -146,7 +146,7 @@ public final class EntityStore {
                 try db.execute("PRAGMA application_id = \(Self.applicationID)")
             }
         }
-        textVersionIsCurrent = try meta("text_version").flatMap { Int($0) } == TextAnalyzer.version
+        textVersionIsCurrent = try indexTextIsCurrent()
         if !isReadOnly { try prepareSpotlightKeys() }
         // A schema upgrade already writes (and new columns are filled by a rebuild): then the rebuild happens now.
         if !applied.isEmpty && !isNew { try rebuildIfStale() }
@@ -161,7 +161,7 @@ public final class EntityStore {
         guard !textVersionIsCurrent, !batchOpen else { return }
         try db.transaction(.immediate) {
             try checkFile()
-            if try meta("text_version").flatMap({ Int($0) }) != TextAnalyzer.version {
+            if try !indexTextIsCurrent() {
                 let count = Int(try db.scalar("SELECT count(*) FROM entity")?.int ?? 0)
                 if count > 0 { onRebuild?(count) }
                 try rebuildSearchText()
@@ -171,6 +171,13 @@ public final class EntityStore {
             }
         }
         textVersionIsCurrent = true
+    }
+
+    /// Whether the index's text was made by this text pipeline and this ICU: the contentless indexes are deleted
+    /// from by re-deriving the text, which must then give what was indexed.
+    func indexTextIsCurrent() throws -> Bool {
+        try meta("text_version").flatMap { Int($0) } == TextAnalyzer.version
+            && meta("icu_version") == TextAnalyzer.icuVersion
     }
 
     /// Rebuilds the search text now if it is stale (`entityidx rebuild`); returns whether it was.
@@ -255,20 +262,15 @@ public final class EntityStore {
 
     /// Recomputes the normalized text of every entity (after the text pipeline changed) and rebuilds the index.
     func rebuildSearchText() throws {
-        try db.run("DELETE FROM vocabulary")
-        try db.run("DELETE FROM name_key")
-        try rederive(type: nil, updatingIndex: false)
-        try db.execute("INSERT INTO search(search) VALUES ('rebuild')")
-        try db.execute("INSERT INTO search_title(search_title) VALUES ('rebuild')")
-        try db.execute("INSERT INTO search_code(search_code) VALUES ('rebuild')")
+        try rebuildIndexes()
         try setMeta("text_version", String(TextAnalyzer.version))
         try setMeta("icu_version", TextAnalyzer.icuVersion)
     }
 
-    /// Re-derives what is computed from the stored records (id keys, search documents, property rows) for one type
-    /// or for all, after the text pipeline or a type's declarations changed. Without `updatingIndex` the FTS index is
-    /// left to the caller (a full rebuild re-reads every search document at once).
-    func rederive(type: String?, updatingIndex: Bool = true) throws {
+    /// Re-derives what is computed from the stored records (id keys, search documents and their FTS entries,
+    /// property rows) for one type or for all, after the text pipeline or a type's declarations changed. The
+    /// entities must have no FTS entries (`deleteIndexEntries` first, or the indexes emptied).
+    func rederive(type: String?) throws {
         let rows =
             try type.map { t in
                 try db.rows("SELECT rowid, record FROM entity WHERE type = ?", [.text(t)]) { ($0.int(0), $0.record(1)) }
@@ -282,8 +284,7 @@ public final class EntityStore {
             try db.run(
                 "UPDATE entity SET id_key = ? WHERE rowid = ?", [.text(derived.document.idKey), .integer(rowid)])
             try writeSearchDocument(
-                derived.document, rowid: rowid, replacing: true,
-                newTerms: derived.terms.filter { knownTerms.insert($0).inserted }, updatingIndex: updatingIndex)
+                derived.document, rowid: rowid, newTerms: derived.terms.filter { knownTerms.insert($0).inserted })
             try writeProperties(
                 rowid: rowid, type: record.type, rows: derived.properties, replacing: true, kinds: &kinds)
         }

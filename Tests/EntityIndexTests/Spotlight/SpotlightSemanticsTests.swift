@@ -1,7 +1,8 @@
-import EntityIndex
 import JSON
 import TestSupport
 import Testing
+
+@testable import EntityIndex
 
 /// Each operator, modifier, wildcard position, escape, alias and array rule of `spotlight`, with its result set.
 @Suite struct SpotlightSemanticsTests {

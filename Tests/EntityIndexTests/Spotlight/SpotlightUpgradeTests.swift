@@ -1,8 +1,9 @@
-import EntityIndex
 import Foundation
 import JSON
 import TestSupport
 import Testing
+
+@testable import EntityIndex
 
 /// A database of schema 9 (with `spotlight_text`; `Tests/Fixtures/schema9`) opens with the current code, which drops
 /// that table, fills `spotlight_key` from the records, and answers every recorded Core Spotlight query as the release
