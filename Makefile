@@ -10,7 +10,7 @@ PY_TEST_PACKAGES := mcp==2.3.0 python-lsp-jsonrpc==1.1.2 openrpc==11.1.1 jsonsch
 BENCH_VENV := .build/bench-venv
 PY_BENCH_PACKAGES := tantivy==0.27.0
 
-.PHONY: all deps build release run test test-clients test-ts venv bench-venv lint schema man golden install bench bench-spotlight fuzz soak sanitize clean
+.PHONY: all deps build release run test shells test-clients test-ts venv bench-venv lint schema man golden install bench bench-spotlight fuzz soak sanitize clean
 
 all: release
 
@@ -47,12 +47,18 @@ run: release
 	@echo; echo "== entityidx suggest --limit 5"; $(BIN) suggest --limit 5
 	@echo; echo "== entityidx stats"; $(BIN) stats
 
-test: build
+# The completion tests run bash, zsh and fish: zsh and fish are installed when missing.
+test: build shells
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	@if [ -f $(CONTRACT_CHECK) ]; then python3 $(CONTRACT_CHECK) $(DEBUG_BIN); fi
 	@$(MAKE) --no-print-directory test-clients
 	@$(MAKE) --no-print-directory test-ts
+
+shells:
+	@command -v zsh >/dev/null 2>&1 && command -v fish >/dev/null 2>&1 || { echo "installing zsh fish"; \
+		SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq zsh fish >/dev/null; }
 
 # The clients against the built binary: LSP framing (python-lsp-jsonrpc), OpenRPC, MCP (the official Python SDK).
 test-clients: build venv

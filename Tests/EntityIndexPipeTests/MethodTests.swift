@@ -26,7 +26,8 @@ import Testing
         let error = #expect(throws: EntityIndexError.self) { try handler.call(.search, ["query": "x", "limt": 3]) }
         #expect(
             error?.message
-                == "search: unknown parameter \"limt\" (known: query, type, limit, filters, explain, highlight)")
+                == "search: unknown parameter \"limt\" (known: query, type, limit, filters, explain, highlight, fields)"
+        )
     }
 }
 
