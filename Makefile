@@ -13,7 +13,7 @@ PY_BENCH_PACKAGES := tantivy==0.27.0
 PHONE_VENV := .build/phone-venv
 PY_PHONE_PACKAGES := phonenumbers==9.0.43
 
-.PHONY: all deps build release run test test-clients test-ts venv bench-venv phone-codes lint schema man golden install bench bench-spotlight fuzz soak sanitize clean
+.PHONY: all deps build release run test shells test-clients test-ts venv bench-venv phone-codes lint schema man golden install bench bench-spotlight fuzz soak sanitize clean
 
 all: release
 
@@ -50,12 +50,18 @@ run: release
 	@echo; echo "== entityidx suggest --limit 5"; $(BIN) suggest --limit 5
 	@echo; echo "== entityidx stats"; $(BIN) stats
 
-test: build
+# The completion tests run bash, zsh and fish: zsh and fish are installed when missing.
+test: build shells
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	@if [ -f $(CONTRACT_CHECK) ]; then python3 $(CONTRACT_CHECK) $(DEBUG_BIN); fi
 	@$(MAKE) --no-print-directory test-clients
 	@$(MAKE) --no-print-directory test-ts
+
+shells:
+	@command -v zsh >/dev/null 2>&1 && command -v fish >/dev/null 2>&1 || { echo "installing zsh fish"; \
+		SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq zsh fish >/dev/null; }
 
 # The clients against the built binary: LSP framing (python-lsp-jsonrpc), OpenRPC, MCP (the official Python SDK).
 test-clients: build venv

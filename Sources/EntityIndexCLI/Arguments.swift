@@ -48,6 +48,12 @@ public struct CommandSpec: Sendable {
         return text
     }
 
+    /// `--fields`, for the commands that return entities.
+    static let fieldsOption = (
+        "fields=",
+        "only these fields of each entity, comma-separated: title,subtitle,properties.total (type and id always)"
+    )
+
     static let globalOptions: [(String, String)] = [
         ("db=", "the database file (default: $ENTITYIDX_DB, else ./entityidx.sqlite)"),
         ("now=", "fix the clock (ISO-8601 with a zone), for reproducible expiry and recency"),
@@ -122,7 +128,7 @@ public struct ParsedArguments: Sendable {
         return parsed
     }
 
-    /// `--type is given twice; search answers one type at a time (run it once for each type)`.
+    /// `--type is given twice; get answers one type at a time (run it once for each type)`.
     static func repeated(_ name: String, in spec: CommandSpec) -> String {
         if name == "type" {
             return "--type is given twice; \(spec.name) answers one type at a time (run it once for each type)"
@@ -139,6 +145,20 @@ public struct ParsedArguments: Sendable {
                 usage: usage)
         }
         return v
+    }
+
+    /// `--fields title,subtitle,properties.total`: nil when not given.
+    public func fields(usage: String) throws(UsageError) -> FieldSelection? {
+        guard let text = value("fields") else { return nil }
+        let names = text.split(separator: ",", omittingEmptySubsequences: false).map {
+            String($0.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
+        }
+        for name in names {
+            if let problem = FieldSelection.problem(of: name) {
+                throw UsageError("--fields \(problem)", usage: usage)
+            }
+        }
+        do { return try FieldSelection(names) } catch { throw UsageError(error.message, usage: usage) }
     }
 
     /// `--limit`, from 0 to the per-request maximum.

@@ -98,6 +98,11 @@ public final class CommandContext {
         return store
     }
 
+    /// Checks that the index knows each type of a union.
+    func check(types: [String]) throws(EntityIndexError) {
+        for type in types { try check(type: type) }
+    }
+
     /// Checks that the index knows `type`: a misspelt `--type` is an error with a suggestion, not an empty answer.
     func check(type: String?) throws(EntityIndexError) {
         guard let type, !(try store().knowsType(type)) else { return }

@@ -26,6 +26,7 @@ enum Manual {
         cat records.ndjson | entityidx ingest - --skip-invalid
         entityidx search "creme brul" --type product --limit 5
         entityidx search -- -cafe
+        entityidx search cafe --type order --type product --fields title,properties.total
         entityidx get --type order 1042 missing 7 --json
         entityidx query --type order --filter 'status eq shipped' --filter 'total ge 50' --sort placedAt:desc
         entityidx spotlight 'title == "*mug*"c || (tags == "tea" && price < 60)'

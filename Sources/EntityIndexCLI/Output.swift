@@ -7,14 +7,35 @@ enum Output {
     /// With a `header`, its cells head the columns (numbered rows get an empty cell before them).
     ///
     /// Into a pipe or a file nothing is cut; on a terminal a long title is cut at 48 columns and the subtitle where
-    /// the line would pass the terminal's width.
+    /// the line would pass the terminal's width. With `fields` (`--fields`), the columns are the entity and each
+    /// field asked for, under a header of their names.
     static func entities(
         _ items: [EntityResult], in context: CommandContext, numbered: Bool = false, from first: Int = 1,
-        header: [String]? = nil, extra: (EntityResult) -> [String] = { _ in [] }
+        header: [String]? = nil, fields: FieldSelection? = nil, extra: (EntityResult) -> [String] = { _ in [] }
     ) {
         if items.isEmpty {
             if context.stderrIsTerminal { context.printError("no entities") }
             return
+        }
+        if let fields {
+            let names = fields.names.filter { !["type", "id"].contains($0) }
+            var rows = [(numbered ? [""] : []) + ["entity"] + names]
+            for (i, item) in items.enumerated() {
+                let e = item.parsed
+                rows.append(
+                    (numbered ? ["\(i + first)."] : []) + [e.key.description]
+                        + names.map { name in
+                            let value =
+                                name.hasPrefix("properties.")
+                                ? e.record["properties"]?[String(name.dropFirst("properties.".count))]
+                                : name == "score"
+                                    ? e.score.map { .number(JSONNumber($0)) }
+                                    : name == "engagement"
+                                        ? e.engagement.map { .number(JSONNumber($0)) } : e.record[name]
+                            return value.map { cell(display($0), 40, in: context) } ?? ""
+                        })
+            }
+            return table(rows, in: context)
         }
         var rows: [[String]] = header.map { [numbered ? [""] + $0 : $0] } ?? []
         for (i, item) in items.enumerated() {

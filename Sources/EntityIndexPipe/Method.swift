@@ -93,6 +93,15 @@ extension PipeMethod {
         EntityIndexError(.invalidParams, "\(Self.method.rawValue): parameter \"\(name)\" \(problem)")
     }
 
+    /// Checks each type name of a union like a record's `type`.
+    func check(types: [String], name: String = "type") throws(EntityIndexError) {
+        for (i, type) in types.enumerated() {
+            if let problem = RecordValidator.typeProblem(type) {
+                throw invalid(types.count == 1 ? name : "\(name)[\(i)]", problem)
+            }
+        }
+    }
+
     /// Checks a type name like a record's `type`.
     func check(type: String?, name: String = "type") throws(EntityIndexError) {
         if let type, let problem = RecordValidator.typeProblem(type) { throw invalid(name, problem) }

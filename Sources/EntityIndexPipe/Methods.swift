@@ -18,31 +18,37 @@ extension IngestRequest: PipeMethod {
 
 extension GetRequest: PipeMethod {
     public static let method = Method.get
-    public static let parameters = ["type", "ids"]
+    public static let parameters = ["type", "ids", "fields"]
     public init(params p: Params) throws(EntityIndexError) {
         let type = try p.requiredType()
         guard let ids = try p.ids("ids") else { throw p.fail("ids", "is required") }
         self.init(type: type, ids: ids)
+        fields = try p.fields()
     }
     public func validate() throws(EntityIndexError) { try check(type: type) }
     public func run(on store: EntityStore) throws(EntityIndexError) -> [EntityResult] {
-        try store.get(type: type, ids: ids)
+        try store.get(type: type, ids: ids).selecting(fields)
     }
     public static func encode(_ result: [EntityResult]) -> JSONValue { result.entitiesJSON }
 }
 
 extension SearchRequest: PipeMethod {
     public static let method = Method.search
-    public static let parameters = ["query", "type", "limit", "filters", "explain", "highlight", "cursor"]
+    public static let parameters = ["query", "type", "limit", "filters", "explain", "highlight", "cursor", "fields"]
     public init(params p: Params) throws(EntityIndexError) {
         self.init(
-            query: try p.requiredString("query"), type: try p.type(required: false), limit: try p.limit(default: 20),
+            query: try p.requiredString("query"), types: try p.types(required: false), limit: try p.limit(default: 20),
             filters: try p.filters(), explain: try p.bool("explain") ?? false,
             highlight: try p.bool("highlight") ?? false, cursor: try p.string("cursor"))
+        fields = try p.fields()
     }
-    public func validate() throws(EntityIndexError) { try check(type: type) }
-    /// The page of results, the total and the next page's cursor.
-    public func run(on store: EntityStore) throws(EntityIndexError) -> SearchPage { try store.searchPage(self) }
+    public func validate() throws(EntityIndexError) { try check(types: types) }
+    /// The page of results (only the fields asked for), the total and the next page's cursor.
+    public func run(on store: EntityStore) throws(EntityIndexError) -> SearchPage {
+        var page = try store.searchPage(self)
+        page.entities = page.entities.selecting(fields)
+        return page
+    }
     public static func encode(_ result: SearchPage) -> JSONValue { result.json }
 }
 
@@ -62,59 +68,70 @@ extension CompleteRequest: PipeMethod {
 
 extension SuggestRequest: PipeMethod {
     public static let method = Method.suggest
-    public static let parameters = ["type", "limit"]
+    public static let parameters = ["type", "limit", "fields"]
     public init(params p: Params) throws(EntityIndexError) {
-        self.init(type: try p.type(required: false), limit: try p.limit(default: Self.defaultLimit))
+        self.init(types: try p.types(required: false), limit: try p.limit(default: Self.defaultLimit))
+        fields = try p.fields()
     }
-    public func validate() throws(EntityIndexError) { try check(type: type) }
+    public func validate() throws(EntityIndexError) { try check(types: types) }
     public func run(on store: EntityStore) throws(EntityIndexError) -> [EntityResult] {
-        try store.suggest(type: type, limit: limit)
+        try store.suggest(types: types, limit: limit).selecting(fields)
     }
     public static func encode(_ result: [EntityResult]) -> JSONValue { result.entitiesJSON }
 }
 
 extension AllRequest: PipeMethod {
     public static let method = Method.all
-    public static let parameters = ["type", "limit", "cursor"]
+    public static let parameters = ["type", "limit", "cursor", "fields"]
     public init(params p: Params) throws(EntityIndexError) {
         self.init(
-            type: try p.requiredType(), limit: try p.limit(default: Self.defaultLimit), cursor: try p.string("cursor"))
+            types: try p.types(required: true), limit: try p.limit(default: Self.defaultLimit),
+            cursor: try p.string("cursor"))
+        fields = try p.fields()
     }
-    public func validate() throws(EntityIndexError) { try check(type: type) }
+    public func validate() throws(EntityIndexError) { try check(types: types) }
     public func run(on store: EntityStore) throws(EntityIndexError) -> EntityPage {
-        try store.all(type: type, limit: limit, cursor: cursor)
+        try store.all(types: types, limit: limit, cursor: cursor).selecting(fields)
     }
     public static func encode(_ result: EntityPage) -> JSONValue { result.json }
 }
 
 extension PropertyQueryRequest: PipeMethod {
     public static let method = Method.query
-    public static let parameters = ["type", "filters", "mode", "sort", "limit", "cursor"]
+    public static let parameters = ["type", "filters", "mode", "sort", "limit", "cursor", "fields"]
     public init(params p: Params) throws(EntityIndexError) {
         let modeName = try p.string("mode") ?? "and"
         guard let mode = Mode(rawValue: modeName) else { throw p.fail("mode", "must be \"and\" or \"or\"") }
         self.init(
-            type: try p.requiredType(), filters: try p.filters(), mode: mode, sort: try p.sort(),
+            types: try p.types(required: true), filters: try p.filters(), mode: mode, sort: try p.sort(),
             limit: try p.int("limit", range: 0...EntityStore.maxResults), cursor: try p.string("cursor"))
+        fields = try p.fields()
     }
-    public func validate() throws(EntityIndexError) { try check(type: type) }
+    public func validate() throws(EntityIndexError) { try check(types: types) }
     /// The results, and a `nextCursor` when they were cut at the per-request maximum.
-    public func run(on store: EntityStore) throws(EntityIndexError) -> EntityPage { try store.queryPage(self) }
+    public func run(on store: EntityStore) throws(EntityIndexError) -> EntityPage {
+        try store.queryPage(self).selecting(fields)
+    }
     public static func encode(_ result: EntityPage) -> JSONValue { result.json }
 }
 
 extension RelatedRequest: PipeMethod {
     public static let method = Method.related
-    public static let parameters = ["type", "id", "direction"]
+    public static let parameters = ["type", "id", "direction", "fields"]
     public init(params p: Params) throws(EntityIndexError) {
         let name = try p.string("direction") ?? "out"
         guard let direction = RelatedDirection(rawValue: name) else {
             throw p.fail("direction", "must be \"out\", \"in\" or \"both\"")
         }
         self.init(type: try p.requiredType(), id: try p.requiredId("id"), direction: direction)
+        fields = try p.fields()
     }
     public func validate() throws(EntityIndexError) { try check(type: type) }
-    public func run(on store: EntityStore) throws(EntityIndexError) -> RelatedEntities { try store.related(self) }
+    public func run(on store: EntityStore) throws(EntityIndexError) -> RelatedEntities {
+        var result = try store.related(self)
+        result.entities = result.entities.selecting(fields)
+        return result
+    }
     public static func encode(_ result: RelatedEntities) -> JSONValue { result.json }
 }
 
@@ -123,10 +140,10 @@ extension DeleteRequest: PipeMethod {
     public static let parameters = ["type", "ids", "domains", "all"]
     public init(params p: Params) throws(EntityIndexError) {
         self.init(
-            type: try p.type(required: false), ids: try p.ids("ids") ?? [], domains: try p.strings("domains") ?? [],
-            all: try p.bool("all") ?? false)
+            types: try p.types(required: false), ids: try p.ids("ids") ?? [],
+            domains: try p.strings("domains") ?? [], all: try p.bool("all") ?? false)
     }
-    public func validate() throws(EntityIndexError) { try check(type: type) }
+    public func validate() throws(EntityIndexError) { try check(types: types) }
     public func run(on store: EntityStore) throws(EntityIndexError) -> Int { try store.delete(self) }
     public static func encode(_ result: Int) -> JSONValue { ["deleted": JSONValue(result)] }
 }

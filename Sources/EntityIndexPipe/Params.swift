@@ -52,6 +52,29 @@ public struct Params {
         return t
     }
 
+    /// Types for a union: a type name or a non-empty array of them, each checked like a record's `type`; empty when
+    /// absent.
+    func types(_ name: String = "type", required: Bool) throws(EntityIndexError) -> [String] {
+        switch object[name] {
+        case nil, .null?:
+            if required { throw fail(name, "is required (a type, or an array of types)") }
+            return []
+        case .string?: return [try requiredType(name)]
+        case .array(let items)?:
+            guard !items.isEmpty else { throw fail(name, "must name at least one type, got an empty array") }
+            var result: [String] = []
+            for (i, item) in items.enumerated() {
+                guard let t = item.string else {
+                    throw fail("\(name)[\(i)]", "must be a type name (a string), got \(item.typeName)")
+                }
+                if let problem = RecordValidator.typeProblem(t) { throw fail("\(name)[\(i)]", problem) }
+                result.append(t)
+            }
+            return TypeUnion.normalized(result)
+        case let other?: throw fail(name, "must be a type name or an array of type names, got \(other.typeName)")
+        }
+    }
+
     func requiredType(_ name: String = "type") throws(EntityIndexError) -> String {
         guard let t = try type(name, required: true) else { throw fail(name, "is required") }
         return t
@@ -94,6 +117,15 @@ public struct Params {
             return result
         case let other?: throw fail(name, "must be an array of strings, got \(other.typeName)")
         }
+    }
+
+    /// `fields`: record field names and `properties.NAME`; nil when absent (whole entities).
+    func fields() throws(EntityIndexError) -> FieldSelection? {
+        guard let names = try strings("fields") else { return nil }
+        for (i, name) in names.enumerated() {
+            if let problem = FieldSelection.problem(of: name) { throw fail("fields[\(i)]", problem) }
+        }
+        return try FieldSelection(names)
     }
 
     func bool(_ name: String) throws(EntityIndexError) -> Bool? {

@@ -51,6 +51,7 @@ extension PipeSchema {
       "properties": {"position": {"type": "integer"}, "line": {"type": "integer"}, "entity": {"type": "string"},
                      "field": {"type": "string"}, "problem": {"type": "string"}}},
     "typeName": {"type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[A-Za-z_][A-Za-z0-9_.-]*$"},
+    "typeNames": {"anyOf": [{"$ref": "#/$defs/typeName"}, {"type": "array", "items": {"$ref": "#/$defs/typeName"}, "minItems": 1}]},
     "entityId": {"oneOf": [{"type": "string", "minLength": 1}, {"type": "integer"}]},
     "limit": {"type": "integer", "minimum": 0, "maximum": 10000},
     "entity": {
@@ -62,9 +63,19 @@ extension PipeSchema {
         "explain": {"type": "object"}, "highlights": {"type": "array", "items": {"type": "object", "required": ["field", "start", "end", "text"]}}
       }
     },
+    "selectedEntity": {
+      "description": "An entity of a request with fields: its type and id, the fields asked for that it has (properties.NAME: that property alone, in properties), and what the method adds (score, engagement, explain, highlights).",
+      "type": "object",
+      "required": ["type", "id"],
+      "properties": {"type": {"$ref": "#/$defs/typeName"}, "id": {"type": "string"}}
+    },
+    "resultEntity": {"anyOf": [{"$ref": "#/$defs/entity"}, {"$ref": "#/$defs/selectedEntity"}]},
+    "fields": {"type": "array", "items": {"type": "string", "minLength": 1},
+      "description": "Only these fields of each entity: record fields (title, subtitle, …) and single properties as properties.NAME; type and id are always there, and so is what the method adds (score, …). An unknown field is an error; a property no entity has is simply absent. Left out: whole entities.",
+      "examples": [["title", "subtitle", "properties.total"]]},
     "entities": {
       "type": "object", "required": ["entities"], "additionalProperties": false,
-      "properties": {"entities": {"type": "array", "items": {"$ref": "#/$defs/entity"}}}
+      "properties": {"entities": {"type": "array", "items": {"$ref": "#/$defs/resultEntity"}}}
     },
     "filter": {
       "type": "object", "required": ["property", "op", "value"], "additionalProperties": false,
@@ -91,21 +102,23 @@ extension PipeSchema {
       "params": {"type": "object", "required": ["type", "ids"], "additionalProperties": false,
                  "properties": {
                    "type": {"$ref": "#/$defs/typeName", "description": "The type of the entities."},
-                   "ids": {"type": "array", "items": {"$ref": "#/$defs/entityId"}, "description": "Their ids; the result keeps this order, each entity once, missing and expired ones left out.", "examples": [["1042", "1043"]]}}},
+                   "ids": {"type": "array", "items": {"$ref": "#/$defs/entityId"}, "description": "Their ids; the result keeps this order, each entity once, missing and expired ones left out.", "examples": [["1042", "1043"]]},
+                   "fields": {"$ref": "#/$defs/fields"}}},
       "result": {"$ref": "#/$defs/entities"}
     },
     "search": {"description": "Full-text search, best first (entities(matching:)): every term must match, the last one as a prefix; typo matches only when nothing else matches; filters as in query.",
       "params": {"type": "object", "required": ["query"], "additionalProperties": false,
                  "properties": {
                    "query": {"type": "string", "description": "Words, ids or codes to look for: every term must match, the last one as a prefix; typo matches only when nothing else matches.", "examples": ["cafe", "1042"]},
-                   "type": {"$ref": "#/$defs/typeName", "description": "Only entities of this type."},
+                   "type": {"$ref": "#/$defs/typeNames", "description": "Only entities of this type, or of these types (an array: their union, ranked together).", "examples": ["order", ["order", "product"]]},
                    "limit": {"$ref": "#/$defs/limit", "description": "The most entities to return.", "default": 20},
                    "filters": {"type": "array", "items": {"$ref": "#/$defs/filter"}, "description": "Property filters every result must also pass, as in query."},
                    "explain": {"type": "boolean", "description": "Add to each entity the ranking tiers that placed it.", "default": false},
                    "highlight": {"type": "boolean", "description": "Add to each entity the matched spans of each field (start and end in UTF-16 code units).", "default": false},
-                   "cursor": {"type": "string", "description": "Continue a search: the nextCursor of its previous page (same query, type and filters). Pages concatenated equal one request of their combined size; pages reach the first 10,000 results.", "examples": ["20-8c3f0e9a51d2b7c4"]}}},
+                   "cursor": {"type": "string", "description": "Continue a search: the nextCursor of its previous page (same query, type and filters). Pages concatenated equal one request of their combined size; pages reach the first 10,000 results.", "examples": ["20-8c3f0e9a51d2b7c4"]},
+                   "fields": {"$ref": "#/$defs/fields"}}},
       "result": {"type": "object", "required": ["entities", "total"], "additionalProperties": false,
-                 "properties": {"entities": {"type": "array", "items": {"$ref": "#/$defs/entity"}},
+                 "properties": {"entities": {"type": "array", "items": {"$ref": "#/$defs/resultEntity"}},
                                 "total": {"type": "integer", "minimum": 0, "description": "How many entities match: exact up to 1,000, beyond it a lower bound (totalIsLowerBound)."},
                                 "totalIsLowerBound": {"const": true, "description": "Present when more than 1,000 entities match: total is then the number known to match, not all of them."},
                                 "nextCursor": {"type": "string", "description": "The cursor of the next page; absent on the last page (and at 10,000 results)."}}}
@@ -122,46 +135,50 @@ extension PipeSchema {
     "suggest": {"description": "Suggested entities from priority, recency and donations (suggestedEntities()).",
       "params": {"type": "object", "additionalProperties": false,
                  "properties": {
-                   "type": {"$ref": "#/$defs/typeName", "description": "Only entities of this type."},
-                   "limit": {"$ref": "#/$defs/limit", "description": "The most entities to return.", "default": 10}}},
+                   "type": {"$ref": "#/$defs/typeNames", "description": "Only entities of this type, or of these types (an array: their union).", "examples": ["order", ["order", "product"]]},
+                   "limit": {"$ref": "#/$defs/limit", "description": "The most entities to return.", "default": 10},
+                   "fields": {"$ref": "#/$defs/fields"}}},
       "result": {"$ref": "#/$defs/entities"}
     },
     "all": {"description": "Every entity of a type, a page at a time (allEntities()).",
       "params": {"type": "object", "required": ["type"], "additionalProperties": false,
                  "properties": {
-                   "type": {"$ref": "#/$defs/typeName", "description": "The type of the entities to list."},
+                   "type": {"$ref": "#/$defs/typeNames", "description": "The type of the entities to list, or an array of types: their union, listed type by type (in byte order), the cursor then being the last entity's type/id.", "examples": ["order", ["customer", "order"]]},
                    "limit": {"$ref": "#/$defs/limit", "description": "The most entities in this page.", "default": 100},
-                   "cursor": {"type": "string", "description": "The nextCursor of the previous page; left out for the first page."}}},
+                   "cursor": {"type": "string", "description": "The nextCursor of the previous page; left out for the first page."},
+                   "fields": {"$ref": "#/$defs/fields"}}},
       "result": {"type": "object", "required": ["entities"], "additionalProperties": false,
-                 "properties": {"entities": {"type": "array", "items": {"$ref": "#/$defs/entity"}}, "nextCursor": {"type": "string"}}}
+                 "properties": {"entities": {"type": "array", "items": {"$ref": "#/$defs/resultEntity"}}, "nextCursor": {"type": "string"}}}
     },
     "query": {"description": "Entities of a type whose properties match filters, sorted (EntityPropertyQuery).",
       "params": {"type": "object", "required": ["type"], "additionalProperties": false,
                  "properties": {
-                   "type": {"$ref": "#/$defs/typeName", "description": "The type of the entities to query."},
+                   "type": {"$ref": "#/$defs/typeNames", "description": "The type of the entities to query, or an array of types: their union (filters and sort keys read each entity's own property).", "examples": ["order", ["order", "product"]]},
                    "filters": {"type": "array", "items": {"$ref": "#/$defs/filter"}, "description": "Property filters, combined as mode says; none: every entity of the type."},
                    "mode": {"enum": ["and", "or"], "description": "How the filters combine: and (every filter matches) or or (any one does).", "default": "and"},
                    "limit": {"$ref": "#/$defs/limit", "description": "The most entities to return; left out, at most 10,000, with a nextCursor to go on."},
                    "cursor": {"type": "string", "description": "The nextCursor of a previous result, to continue after it."},
-                   "sort": {"type": "array", "items": {"type": "object", "required": ["property"], "additionalProperties": false, "properties": {"property": {"type": "string", "description": "A property name to sort by."}, "order": {"enum": ["asc", "desc"], "description": "asc or desc.", "default": "asc"}}}, "description": "Sort keys, the first one first (entities without the property last); left out, and between ties: by id.", "examples": [[{"property": "total", "order": "desc"}]]}}},
+                   "sort": {"type": "array", "items": {"type": "object", "required": ["property"], "additionalProperties": false, "properties": {"property": {"type": "string", "description": "A property name to sort by."}, "order": {"enum": ["asc", "desc"], "description": "asc or desc.", "default": "asc"}}}, "description": "Sort keys, the first one first (entities without the property last); left out, and between ties: by id.", "examples": [[{"property": "total", "order": "desc"}]]},
+                   "fields": {"$ref": "#/$defs/fields"}}},
       "result": {"type": "object", "required": ["entities"], "additionalProperties": false,
-                 "properties": {"entities": {"type": "array", "items": {"$ref": "#/$defs/entity"}}, "nextCursor": {"type": "string"}}}
+                 "properties": {"entities": {"type": "array", "items": {"$ref": "#/$defs/resultEntity"}}, "nextCursor": {"type": "string"}}}
     },
     "related": {"description": "The entities an entity lists as related (out), those that list it (in), or both. Out leaves out the listed entities the index does not hold and names them in missing.",
       "params": {"type": "object", "required": ["type", "id"], "additionalProperties": false,
                  "properties": {
                    "type": {"$ref": "#/$defs/typeName", "description": "The type of the entity whose links to follow."},
                    "id": {"$ref": "#/$defs/entityId", "description": "Its id."},
-                   "direction": {"enum": ["out", "in", "both"], "description": "out: the entities it lists as related; in: those that list it; both.", "default": "out"}}},
+                   "direction": {"enum": ["out", "in", "both"], "description": "out: the entities it lists as related; in: those that list it; both.", "default": "out"},
+                   "fields": {"$ref": "#/$defs/fields"}}},
       "result": {"type": "object", "required": ["entities"], "additionalProperties": false,
-                 "properties": {"entities": {"type": "array", "items": {"$ref": "#/$defs/entity"}},
+                 "properties": {"entities": {"type": "array", "items": {"$ref": "#/$defs/resultEntity"}},
                                 "missing": {"type": "array", "description": "out and both: the listed entities the index does not hold (deleted, expired or never pushed), in listed order; present only when there are any",
                                             "items": {"type": "object", "required": ["type", "id"], "additionalProperties": false, "properties": {"type": {"type": "string"}, "id": {"type": "string"}}}}}}
     },
     "delete": {"description": "Deletes by type, ids, domains (a domain and its subdomains) or all; several selectors intersect.",
       "params": {"type": "object", "additionalProperties": false,
                  "properties": {
-                   "type": {"$ref": "#/$defs/typeName", "description": "Delete the entities of this type (with ids or domains, only those)."},
+                   "type": {"$ref": "#/$defs/typeNames", "description": "Delete the entities of this type, or of these types (an array: their union); with ids or domains, only those.", "examples": ["order", ["order", "customer"]]},
                    "ids": {"type": "array", "items": {"$ref": "#/$defs/entityId"}, "description": "Delete the entities of type with these ids."},
                    "domains": {"type": "array", "items": {"type": "string"}, "description": "Delete the entities in these domains and their subdomains (D and D.*, never Dx).", "examples": [["shop.orders.2025"]]},
                    "all": {"type": "boolean", "description": "Delete every entity, and the client state.", "default": false}}},
@@ -265,9 +282,10 @@ extension PipeSchema {
       "params": {"type": "object", "required": ["query"], "additionalProperties": false,
                  "properties": {
                    "query": {"type": "string", "description": "A Core Spotlight query string (CSSearchQuery): attribute comparisons joined by && and ||, strings with * wildcards and c/d/w modifiers.", "examples": ["title == \"*mug*\"c || price < 10"]},
-                   "type": {"$ref": "#/$defs/typeName", "description": "Only entities of this type."},
+                   "type": {"$ref": "#/$defs/typeNames", "description": "Only entities of this type, or of these types (an array: their union).", "examples": ["product", ["order", "product"]]},
                    "limit": {"$ref": "#/$defs/limit", "description": "The most entities to return.", "default": 100},
-                   "fetchAttributes": {"type": "array", "items": {"type": "string", "minLength": 1}, "description": "Return only these attributes of each entity, besides type and id (CSSearchQueryContext.fetchAttributes); left out: whole entities.", "examples": [["title", "price"]]}}},
+                   "fetchAttributes": {"type": "array", "items": {"type": "string", "minLength": 1}, "description": "Return only these attributes of each entity, besides type and id (CSSearchQueryContext.fetchAttributes); left out: whole entities. Not with fields.", "examples": [["title", "price"]]},
+                   "fields": {"$ref": "#/$defs/fields"}}},
       "result": {"type": "object", "required": ["entities"], "additionalProperties": false,
                  "properties": {"entities": {"type": "array", "items": {"anyOf": [
                    {"$ref": "#/$defs/entity"},
@@ -279,9 +297,10 @@ extension PipeSchema {
                  "properties": {
                    "query": {"type": "string", "description": "The text as the user typed it (CSUserQuery).", "examples": ["wid"]},
                    "maxItems": {"$ref": "#/$defs/limit", "description": "The most items (search results) to return.", "default": 20},
-                   "maxSuggestions": {"type": "integer", "minimum": 0, "maximum": 100, "description": "The most suggestions (completions of the typed text) to return.", "default": 5}}},
+                   "maxSuggestions": {"type": "integer", "minimum": 0, "maximum": 100, "description": "The most suggestions (completions of the typed text) to return.", "default": 5},
+                   "fields": {"$ref": "#/$defs/fields"}}},
       "result": {"type": "object", "required": ["items", "suggestions"], "additionalProperties": false,
-                 "properties": {"items": {"type": "array", "items": {"$ref": "#/$defs/entity"}},
+                 "properties": {"items": {"type": "array", "items": {"$ref": "#/$defs/resultEntity"}},
                                 "suggestions": {"type": "array", "items": {"type": "object", "required": ["text", "matchedRanges"], "additionalProperties": false,
                                   "properties": {"text": {"type": "string"},
                                                  "matchedRanges": {"type": "array", "items": {"type": "object", "required": ["start", "end"], "additionalProperties": false,

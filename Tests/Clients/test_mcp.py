@@ -42,6 +42,34 @@ READ_CALLS = [
     ("drill_reindex", {"records": support.sample_records()[:5], "type": "customer"}),
     ("list_declarations", {}),
     ("index_stats", {}),
+    ("search_entities", {"query": "cafe", "type": ["order", "product"], "fields": ["title", "properties.total"]}),
+    ("list_entities", {"type": ["product", "customer"], "limit": 25, "fields": ["title"]}),
+    ("query_entities", {"type": ["order", "product"], "filters": [{"property": "status", "op": "eq", "value": "shipped"}],
+                        "limit": 3, "fields": ["subtitle"]}),
+]
+
+# A bad call of each tool, and what its error must name.
+BAD_READ_CALLS = [
+    (("search_entities", {"query": "x", "limt": 3}), 'unknown parameter "limt"'),
+    (("get_entities", {"type": 1, "ids": []}), "type"),
+    (("query_entities", {"type": "product", "filters": [{"property": "price", "op": "between", "value": 5}]}), "between"),
+    (("spotlight_query", {"query": 'title == "unclosed'}), "invalid_query"),
+    (("search_entities", {"query": "x", "limit": "3"}), "limit"),
+    (("suggest_entities", {"type": ["order", 7]}), 'type[1]'),
+    (("list_entities", {"type": "order", "fields": ["titel"]}), 'did you mean "title"?'),
+    (("get_related_entities", {"type": "order", "id": "1042", "direction": "sideways"}), "direction"),
+    (("complete_word", {"prefix": 3}), "prefix"),
+    (("user_query", {"query": "x", "maxSuggestions": 1000}), "maxSuggestions"),
+    (("lint_records", {"records": "nope"}), "records"),
+    (("list_declarations", {"type": "order"}), 'unknown parameter "type"'),
+    (("index_stats", {"verbose": True}), 'unknown parameter "verbose"'),
+    (("search_entities", {"query": "x", "type": []}), "at least one type"),
+    (("drill_reindex", {"records": [{"type": "order", "id": "1", "title": 7}]}), 'field "title"'),
+]
+BAD_WRITE_CALLS = [
+    (("ingest_records", {"records": [{"type": "order", "id": "9", "title": 7}]}), 'field "title"'),
+    (("delete_entities", {"ids": ["1"]}), "type"),
+    (("donate_interaction", {"type": "order"}), '"id"'),
 ]
 
 
@@ -123,20 +151,12 @@ class MCPTests(unittest.TestCase):
 
     def test_bad_arguments_are_tool_errors(self):
         """Validation errors are results with isError naming the problem (SEP-1303), the pipe's error in _meta."""
-        bad_calls = [
-            (("search_entities", {"query": "x", "limt": 3}), 'unknown parameter "limt"'),
-            (("get_entities", {"type": 1, "ids": []}), "type"),
-            (("query_entities", {"type": "product", "filters": [{"property": "price", "op": "between", "value": 5}]}), "between"),
-            (("spotlight_query", {"query": 'title == "unclosed'}), "invalid_query"),
-            (("search_entities", {"query": "x", "limit": "3"}), "limit"),
-            (("drill_reindex", {"records": [{"type": "order", "id": "1", "title": 7}]}), 'field "title"'),
-        ]
 
         async def bad(client):
-            return [await client.call_tool(tool, arguments) for (tool, arguments), _ in bad_calls]
+            return [await client.call_tool(tool, arguments) for (tool, arguments), _ in BAD_READ_CALLS]
         for mode in self.MODES:
             results = self.run_client(mode, bad)
-            for ((tool, arguments), named), result in zip(bad_calls, results):
+            for ((tool, arguments), named), result in zip(BAD_READ_CALLS, results):
                 self.assertTrue(result.is_error, f"{mode} {tool} {arguments}: {result}")
                 self.assertIsNone(result.structured_content)
                 self.assertIn(named, result.content[0].text, f"{mode} {tool}")
@@ -145,6 +165,22 @@ class MCPTests(unittest.TestCase):
                 self.assertIn(error["data"]["code"], ("invalid_params", "invalid_query", "invalid_record"), f"{mode} {tool}")
                 self.assertIn(error["message"], result.content[0].text)
             self.assertEqual(results[-1].meta["entityidx/error"]["data"]["records"][0]["field"], "title")
+
+    def test_write_tools_with_bad_arguments_are_tool_errors(self):
+
+        async def bad(client):
+            return [await client.call_tool(tool, arguments) for (tool, arguments), _ in BAD_WRITE_CALLS]
+        db = support.fresh_db()
+        for mode in self.MODES:
+            results = self.run_client(mode, bad, "--allow-writes", db=db)
+            for ((tool, arguments), named), result in zip(BAD_WRITE_CALLS, results):
+                self.assertTrue(result.is_error, f"{mode} {tool} {arguments}: {result}")
+                self.assertIn(named, result.content[0].text, f"{mode} {tool}")
+                self.assertIn(result.meta["entityidx/error"]["data"]["code"], ("invalid_params", "invalid_record"), f"{mode} {tool}")
+
+    def test_every_tool_is_called_with_a_bad_argument(self):
+        self.assertEqual({tool for (tool, _), _ in BAD_READ_CALLS}, set(READ_TOOLS))
+        self.assertEqual({tool for (tool, _), _ in BAD_WRITE_CALLS}, set(WRITE_TOOLS))
 
     def test_unknown_tools_and_malformed_calls_are_invalid_params(self):
         async def bad(client):

@@ -47,15 +47,16 @@ import Testing
             out == """
                 Search entities by text, best first
 
-                Usage: entityidx search QUERY… [--type T] [--limit N] [--cursor C] [--filter 'PROP OP VALUE']… [--explain] [--highlight] [--json]
+                Usage: entityidx search QUERY… [--type T]… [--limit N] [--cursor C] [--filter 'PROP OP VALUE']… [--explain] [--highlight] [--fields F,…] [--json]
 
                 Options:
-                  --type <value>    only entities of this type
+                  --type <value>    only entities of this type (repeatable: their union)
                   --limit <value>   at most N results (default 20)
                   --cursor <value>  continue at this cursor (the nextCursor of the previous page of the same search)
                   --filter <value>  a property filter that must hold, e.g. 'status eq shipped' (repeatable)
                   --explain         show each result's ranking tiers
                   --highlight       show the matched spans of each field
+                  --fields <value>  only these fields of each entity, comma-separated: title,subtitle,properties.total (type and id always)
                   --db <value>      the database file (default: $ENTITYIDX_DB, else ./entityidx.sqlite)
                   --now <value>     fix the clock (ISO-8601 with a zone), for reproducible expiry and recency
                   --json            print the pipe's result object as JSON

@@ -38,7 +38,8 @@ extension ExactRankingTests {
             }
             let type: String? = Int.random(in: 0..<5, using: &rng) == 0 ? "tool" : nil
             let query = words.joined(separator: " ") + (typing ? "" : " ")
-            let expected = Self.reference(all, words: words, typing: typing, type: type, limit: Int.max)
+            let expected = Self.reference(
+                all, words: words, typing: typing, types: type.map { [$0] } ?? [], limit: Int.max)
             guard !expected.isEmpty else { continue }
             let first = try store.searchPage(SearchRequest(query: query, type: type, limit: 10))
             if expected.count <= EntityStore.maxExactTotal {

@@ -65,7 +65,7 @@ import Testing
                 sort: [PropertySort(property: "installedSize", descending: true)], limit: 10),
             PropertyQueryRequest(type: "product", filters: [PropertyFilter(property: "price", op: .lt, value: 50)]),
         ]
-        for q in queries { #expect(Self.keys(try upgraded.query(q)) == Self.keys(try fresh.query(q)), "\(q.type)") }
+        for q in queries { #expect(Self.keys(try upgraded.query(q)) == Self.keys(try fresh.query(q)), "\(q.types)") }
         #expect(
             Self.keys(try upgraded.related(type: "order", id: "1042", direction: .out))
                 == Self.keys(try fresh.related(type: "order", id: "1042", direction: .out)))

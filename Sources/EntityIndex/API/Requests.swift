@@ -19,6 +19,8 @@ public struct IngestRequest: Sendable {
 public struct GetRequest: Sendable, Equatable {
     public var type: String
     public var ids: [String]
+    /// Only these fields of each entity (`fields`); nil: whole entities.
+    public var fields: FieldSelection? = nil
     public init(type: String, ids: [String]) {
         self.type = type
         self.ids = ids
@@ -28,25 +30,37 @@ public struct GetRequest: Sendable, Equatable {
 /// `suggestedEntities()`.
 public struct SuggestRequest: Sendable, Equatable {
     public static let defaultLimit = 10
-    public var type: String?
+    /// Only entities of these types (their union); empty: every type.
+    public var types: [String]
     public var limit: Int
-    public init(type: String? = nil, limit: Int = defaultLimit) {
-        self.type = type
+    /// Only these fields of each entity (`fields`); nil: whole entities.
+    public var fields: FieldSelection? = nil
+    public init(types: [String], limit: Int = defaultLimit) {
+        self.types = TypeUnion.normalized(types)
         self.limit = limit
+    }
+    public init(type: String? = nil, limit: Int = defaultLimit) {
+        self.init(types: type.map { [$0] } ?? [], limit: limit)
     }
 }
 
 /// A page of `allEntities()`.
 public struct AllRequest: Sendable, Equatable {
     public static let defaultLimit = 100
-    public var type: String
+    /// One type, or several for their union (never none).
+    public var types: [String]
     public var limit: Int
     /// The `nextCursor` of the previous page.
     public var cursor: String?
-    public init(type: String, limit: Int = defaultLimit, cursor: String? = nil) {
-        self.type = type
+    /// Only these fields of each entity (`fields`); nil: whole entities.
+    public var fields: FieldSelection? = nil
+    public init(types: [String], limit: Int = defaultLimit, cursor: String? = nil) {
+        self.types = TypeUnion.normalized(types)
         self.limit = limit
         self.cursor = cursor
+    }
+    public init(type: String, limit: Int = defaultLimit, cursor: String? = nil) {
+        self.init(types: [type], limit: limit, cursor: cursor)
     }
 }
 
@@ -58,6 +72,8 @@ public struct RelatedRequest: Sendable, Equatable {
     public var type: String
     public var id: String
     public var direction: RelatedDirection
+    /// Only these fields of each entity (`fields`); nil: whole entities.
+    public var fields: FieldSelection? = nil
     public init(type: String, id: String, direction: RelatedDirection = .out) {
         self.type = type
         self.id = id

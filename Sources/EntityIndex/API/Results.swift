@@ -49,6 +49,9 @@ public struct EntityResult: Sendable {
         return copy
     }
 
+    /// Replaces the record by another stored text (the same record cut to some of its fields).
+    mutating func replaceRecordText(_ text: JSONText) { stored = .text(text) }
+
     /// The record's JSON text when the result holds it unparsed.
     public var recordText: JSONText? {
         if case .text(let t) = stored { return t }

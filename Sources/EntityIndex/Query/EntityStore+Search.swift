@@ -4,25 +4,38 @@ import SQLite
 /// A search request (`entities(matching:)`).
 public struct SearchRequest: Sendable {
     public var query: String
-    public var type: String?
+    /// Only entities of these types (their union); empty: every type.
+    public var types: [String]
     public var limit: Int
     public var filters: [PropertyFilter]
     public var explain: Bool
     public var highlight: Bool
     /// Where to continue: the `nextCursor` of the previous page of the same search.
     public var cursor: String?
+    /// Only these fields of each entity (`fields`); nil: whole entities.
+    public var fields: FieldSelection? = nil
 
     public init(
-        query: String, type: String? = nil, limit: Int = 20, filters: [PropertyFilter] = [],
+        query: String, types: [String] = [], limit: Int = 20, filters: [PropertyFilter] = [],
         explain: Bool = false, highlight: Bool = false, cursor: String? = nil
     ) {
         self.query = query
-        self.type = type
+        self.types = TypeUnion.normalized(types)
         self.limit = limit
         self.filters = filters
         self.explain = explain
         self.highlight = highlight
         self.cursor = cursor
+    }
+
+    /// A search of one type, or of every type (nil).
+    public init(
+        query: String, type: String?, limit: Int = 20, filters: [PropertyFilter] = [], explain: Bool = false,
+        highlight: Bool = false, cursor: String? = nil
+    ) {
+        self.init(
+            query: query, types: type.map { [$0] } ?? [], limit: limit, filters: filters, explain: explain,
+            highlight: highlight, cursor: cursor)
     }
 }
 
@@ -61,13 +74,13 @@ extension EntityStore {
     private func search(_ query: inout SearchQuery, _ request: SearchRequest, offset: Int, counting: Bool) throws
         -> SearchPage
     {
-        let filterSQL = try compileFilters(request.filters, type: request.type, mode: .and)
+        let filterSQL = try compileFilters(request.filters, types: request.types, mode: .and)
         try PrefixExpansion.expand(&query.terms, db: db)
         var conditions = "e.hidden = 0 AND e.expires_at > ?"
         var arguments: [SQLValue] = [.integer(now)]
-        if let type = request.type {
-            conditions += " AND e.type = ?"
-            arguments.append(.text(type))
+        if let types = TypeUnion.condition("e.type", request.types) {
+            conditions += " AND " + types.sql
+            arguments += types.arguments
         }
         if !filterSQL.sql.isEmpty {
             conditions += " AND " + filterSQL.sql

@@ -20,7 +20,7 @@ extension EntityStore {
         }
         var best: (index: Int, condition: SQLFragment, count: Int64)?
         for (i, filter) in request.filters.enumerated() where filter.op == .eq && filter.property != key.property {
-            let info = try propertyInfo(type: request.type, name: filter.property)
+            let info = try propertyInfo(types: request.types, name: filter.property)
             guard !info.multi else { continue }
             let condition = try compile(filter, info: info, style: .bound)
             let count =
@@ -33,7 +33,7 @@ extension EntityStore {
         guard let best else { return nil }
         var others = request.filters
         others.remove(at: best.index)
-        let rest = try compileFilters(others, type: request.type, mode: .and, style: .lookup)
+        let rest = try compileFilters(others, types: request.types, mode: .and, style: .lookup)
         let column = sortInfo.isNumeric ? "num" : "text"
         if best.count >= 200,
             let walked = try boundedWalk(request, column: column, budget: Int(best.count) / 4, limit: limit)
@@ -55,8 +55,9 @@ extension EntityStore {
         let matches = try db.prepare(sql).rows(arguments) { ($0.int(0), $0.value(1)) }
         // Then the entities, in that order, until the limit: those of another type or expired are skipped, and
         // entities with the same sort value come in id order.
+        let types = request.typeCondition
         let entity = try db.cached(
-            "SELECT type, id, record FROM entity WHERE rowid = ? AND type = ? AND expires_at > ?")
+            "SELECT e.type, e.id, e.record FROM entity e WHERE e.rowid = ? AND \(types.sql) AND e.expires_at > ?")
         var results: [EntityResult] = []
         var start = 0
         while start < matches.count, results.count < limit {
@@ -64,11 +65,11 @@ extension EntityStore {
             while end < matches.count, Self.sameSortValue(matches[end].1, matches[start].1) { end += 1 }
             var group: [EntityResult] = []
             for (rowid, _) in matches[start..<end] {
-                try entity.bind([.integer(rowid), .text(request.type), .integer(now)])
+                try entity.bind([.integer(rowid)] + types.arguments + [.integer(now)])
                 if try entity.step() { group.append(Self.readEntity(entity)) }
                 entity.reset()
             }
-            if group.count > 1 { group.sort { $0.key.id.utf8.lexicographicallyPrecedes($1.key.id.utf8) } }
+            if group.count > 1 { group.sort(by: Self.tieOrder) }
             results += group.prefix(limit - results.count)
             start = end
         }
@@ -88,16 +89,17 @@ extension EntityStore {
             "SELECT \(column) FROM property WHERE name = ? AND \(column) IS NOT NULL AND ord = 0 ORDER BY \(column) \(direction) LIMIT 1 OFFSET ?",
             [.text(key.property), .integer(Int64(budget - 1))])
         guard let bound else { return nil }  // fewer rows than the budget: the matches are read instead
-        let filter = try compileFilters(request.filters, type: request.type, mode: .and, style: .lookup)
+        let filter = try compileFilters(request.filters, types: request.types, mode: .and, style: .lookup)
         // The index gives the order, so rows stream and the walk stops at the bound or once the limit is settled.
         let statement = try db.prepare(
             """
             SELECT e.type, e.id, e.record, s.\(column) FROM property s CROSS JOIN entity e ON e.rowid = s.entity
             WHERE s.name = ? AND s.\(column) IS NOT NULL AND s.ord = 0 AND s.\(column) \(key.descending ? ">=" : "<=") ?
-                AND e.type = ? AND e.expires_at > ? AND \(filter.sql)
+                AND \(request.typeCondition.sql) AND e.expires_at > ? AND \(filter.sql)
             ORDER BY s.\(column) \(direction)
             """)
-        try statement.bind([.text(key.property), bound, .text(request.type), .integer(now)] + filter.arguments)
+        try statement.bind(
+            [.text(key.property), bound] + request.typeCondition.arguments + [.integer(now)] + filter.arguments)
         defer { statement.reset() }
         var rows: [(EntityResult, SQLValue)] = []
         while try statement.step() {
@@ -115,11 +117,19 @@ extension EntityStore {
             var end = start + 1
             while end < rows.count, Self.sameSortValue(rows[end].1, rows[start].1) { end += 1 }
             var group = rows[start..<end].map(\.0)
-            if group.count > 1 { group.sort { $0.key.id.utf8.lexicographicallyPrecedes($1.key.id.utf8) } }
+            if group.count > 1 { group.sort(by: Self.tieOrder) }
             results += group.prefix(limit - results.count)
             start = end
         }
         return results
+    }
+
+    /// The order of entities with the same sort value: by id, then (in a union of types) by type, as the general
+    /// plan's `ORDER BY … e.id, e.type` (bytes, SQLite's BINARY collation).
+    static func tieOrder(_ a: EntityResult, _ b: EntityResult) -> Bool {
+        a.key.id.utf8.elementsEqual(b.key.id.utf8)
+            ? a.key.type.utf8.lexicographicallyPrecedes(b.key.type.utf8)
+            : a.key.id.utf8.lexicographicallyPrecedes(b.key.id.utf8)
     }
 
     /// Whether sort value `a` comes strictly before `b` (numbers numerically, text byte for byte).

@@ -30,24 +30,40 @@ public struct PropertySort: Sendable {
 /// A property query (`entities(matching:mode:sortedBy:limit:)`).
 public struct PropertyQueryRequest: Sendable {
     public enum Mode: String, Sendable { case and, or }
-    public var type: String
+    /// The types queried, each once: one, or several for their union (never none).
+    public var types: [String]
     public var filters: [PropertyFilter]
     public var mode: Mode
     public var sort: [PropertySort]
     public var limit: Int?
     /// Where to continue: the `nextCursor` of the previous page.
     public var cursor: String?
+    /// Only these fields of each entity (`fields`); nil: whole entities.
+    public var fields: FieldSelection? = nil
 
     public init(
-        type: String, filters: [PropertyFilter], mode: Mode = .and, sort: [PropertySort] = [], limit: Int? = nil,
+        types: [String], filters: [PropertyFilter], mode: Mode = .and, sort: [PropertySort] = [], limit: Int? = nil,
         cursor: String? = nil
     ) {
-        self.type = type
+        self.types = TypeUnion.normalized(types)
         self.filters = filters
         self.mode = mode
         self.sort = sort
         self.limit = limit
         self.cursor = cursor
+    }
+
+    /// A query of one type.
+    public init(
+        type: String, filters: [PropertyFilter], mode: Mode = .and, sort: [PropertySort] = [], limit: Int? = nil,
+        cursor: String? = nil
+    ) {
+        self.init(types: [type], filters: filters, mode: mode, sort: sort, limit: limit, cursor: cursor)
+    }
+
+    /// The condition on `e.type`.
+    var typeCondition: SQLFragment {
+        TypeUnion.condition("e.type", types) ?? SQLFragment(sql: "0", arguments: [])
     }
 }
 
@@ -111,10 +127,12 @@ extension EntityStore {
             var orderArguments: [SQLValue] = []
             var sortInfo: [PropertyInfo] = []
             for key in request.sort {
-                let info = try propertyInfo(type: request.type, name: key.property)
+                let info = try propertyInfo(types: request.types, name: key.property)
                 if let declared = info.declaration, !declared.sortable {
                     throw EntityIndexError(
-                        .invalidParams, "property \"\(key.property)\" of type \(request.type) is declared not sortable")
+                        .invalidParams,
+                        "property \"\(key.property)\" of type \(TypeUnion.describe(info.declaringTypes)) is declared not sortable"
+                    )
                 }
                 sortInfo.append(info)
                 let column = info.isNumeric ? "num" : "text"
@@ -124,19 +142,24 @@ extension EntityStore {
                 orderArguments += [.text(key.property), .text(key.property)]
             }
             order.append("e.id")
+            // A union: the same id in two types ties on everything else.
+            if request.types.count > 1 { order.append("e.type") }
             let page: [SQLValue] = [.integer(Int64(limit)), .integer(Int64(offset))]
 
             // Sorted and limited: walk the first sort key's index in order, checking each entity, and stop at the
             // limit. Entities without that property would sort last; when those are needed, use the general plan.
             if let first = request.sort.first, request.limit != nil {
                 if let driven = try drivenQuery(request, sortInfo: sortInfo[0], limit: limit) { return driven }
-                let filter = try compileFilters(request.filters, type: request.type, mode: request.mode, style: .lookup)
+                let filter = try compileFilters(
+                    request.filters, types: request.types, mode: request.mode, style: .lookup)
                 let column = sortInfo[0].isNumeric ? "num" : "text"
                 var sql = """
                     SELECT e.type, e.id, e.record FROM property s CROSS JOIN entity e ON e.rowid = s.entity
-                    WHERE s.name = ? AND s.\(column) IS NOT NULL AND s.ord = 0 AND e.type = ? AND e.expires_at > ?
+                    WHERE s.name = ? AND s.\(column) IS NOT NULL AND s.ord = 0 AND \(request.typeCondition.sql)
+                        AND e.expires_at > ?
                     """
-                var arguments: [SQLValue] = [.text(first.property), .text(request.type), .integer(now)]
+                var arguments: [SQLValue] =
+                    [.text(first.property)] + request.typeCondition.arguments + [.integer(now)]
                 // AND filters on the sort property (single-valued): a comparison also bounds the walk itself, so that
                 // it stops where the range ends instead of checking every other entity.
                 let sortFilters =
@@ -164,9 +187,10 @@ extension EntityStore {
                 if !sortFilters.isEmpty { return results }
             }
 
-            let filter = try compileFilters(request.filters, type: request.type, mode: request.mode, style: .collect)
-            var sql = "SELECT e.type, e.id, e.record FROM entity e WHERE e.type = ? AND e.expires_at > ?"
-            var arguments: [SQLValue] = [.text(request.type), .integer(now)]
+            let filter = try compileFilters(request.filters, types: request.types, mode: request.mode, style: .collect)
+            var sql =
+                "SELECT e.type, e.id, e.record FROM entity e WHERE \(request.typeCondition.sql) AND e.expires_at > ?"
+            var arguments: [SQLValue] = request.typeCondition.arguments + [.integer(now)]
             if !filter.sql.isEmpty {
                 sql += " AND " + filter.sql
                 arguments += filter.arguments
@@ -189,6 +213,8 @@ extension EntityStore {
     /// What is known of a property: declared type, kinds of stored values, whether it holds arrays.
     struct PropertyInfo {
         var declaration: PropertyDeclaration?
+        /// The queried types that declare the property (they agree on its declaration).
+        var declaringTypes: [String] = []
         var kinds: Set<String>
         var multi: Bool
         var isNumeric: Bool {
@@ -199,34 +225,50 @@ extension EntityStore {
         }
     }
 
-    func propertyInfo(type: String?, name: String) throws -> PropertyInfo {
+    /// What the entities of `types` (every type when empty) hold of property `name`; an error when none has it, or
+    /// when types of a union declare it differently (its values would compare one way for one type and another way
+    /// for the other).
+    func propertyInfo(types: [String], name: String) throws -> PropertyInfo {
         var kinds = Set<String>(), multi = false
-        let sql =
-            type == nil
-            ? "SELECT kind, multi FROM property_kind WHERE name = ?"
-            : "SELECT kind, multi FROM property_kind WHERE name = ? AND type = ?"
-        for (kind, m) in try db.rows(
-            sql, [.text(name)] + (type.map { [SQLValue.text($0)] } ?? []), { ($0.text(0), $0.int(1) != 0) })
-        {
+        var sql = "SELECT kind, multi FROM property_kind WHERE name = ?"
+        var arguments: [SQLValue] = [.text(name)]
+        if let condition = TypeUnion.condition("type", types) {
+            sql += " AND " + condition.sql
+            arguments += condition.arguments
+        }
+        for (kind, m) in try db.rows(sql, arguments, { ($0.text(0), $0.int(1) != 0) }) {
             kinds.insert(kind)
             multi = multi || m
         }
-        let declaration = try type.flatMap { try declarations(for: $0)[name] }
+        var declaration: PropertyDeclaration?
+        var declaringTypes: [String] = []
+        for type in types {
+            guard let declared = try declarations(for: type)[name] else { continue }
+            if let first = declaration, first != declared {
+                throw EntityIndexError(
+                    .invalidParams,
+                    "property \"\(name)\" is declared \(first.kind.rawValue)\(first.sortable ? "" : ", not sortable,") in type \(declaringTypes[0]) and \(declared.kind.rawValue)\(declared.sortable ? "" : ", not sortable,") in type \(type): query these types one at a time"
+                )
+            }
+            declaration = declared
+            declaringTypes.append(type)
+        }
         if kinds.isEmpty && declaration == nil {
-            let known =
-                type == nil
-                ? []
-                : try db.rows(
-                    "SELECT DISTINCT name FROM property_kind WHERE type = ? ORDER BY name",
-                    [.text(type!)]
+            var known: [String] = []
+            if let condition = TypeUnion.condition("type", types) {
+                known = try db.rows(
+                    "SELECT DISTINCT name FROM property_kind WHERE \(condition.sql) ORDER BY name", condition.arguments
                 ) { $0.text(0) }
-            let scope = type.map { "entities of type \($0)" } ?? "any entity"
+            }
+            let scope =
+                types.isEmpty
+                ? "any entity" : "entities of type\(types.count > 1 ? "s" : "") \(TypeUnion.describe(types))"
             var message = "unknown property \"\(name)\": no \(scope) has it"
             if !known.isEmpty { message += " (known: \(known.joined(separator: ", ")))" }
             throw EntityIndexError(.invalidParams, message)
         }
         if declaration?.kind == .strings { multi = true }
-        return PropertyInfo(declaration: declaration, kinds: kinds, multi: multi)
+        return PropertyInfo(declaration: declaration, declaringTypes: declaringTypes, kinds: kinds, multi: multi)
     }
 
     /// How a filter is checked: by collecting the matching entities (good when they are few), or by looking each
@@ -236,7 +278,7 @@ extension EntityStore {
 
     /// Compiles filters into a condition on `e.rowid`.
     func compileFilters(
-        _ filters: [PropertyFilter], type: String?, mode: PropertyQueryRequest.Mode,
+        _ filters: [PropertyFilter], types: [String], mode: PropertyQueryRequest.Mode,
         style: FilterStyle = .lookup
     ) throws -> SQLFragment {
         guard filters.count <= Self.maxFilters else {
@@ -254,7 +296,7 @@ extension EntityStore {
         var parts: [String] = []
         var arguments: [SQLValue] = []
         for filter in filters {
-            let f = try compile(filter, info: try propertyInfo(type: type, name: filter.property), style: style)
+            let f = try compile(filter, info: try propertyInfo(types: types, name: filter.property), style: style)
             parts.append("(" + f.sql + ")")
             arguments += f.arguments
         }

@@ -46,7 +46,8 @@ struct SearchCursor: Equatable {
             hash = hash &* 0x0000_0100_0000_01b3
         }
         add(request.query)
-        add(request.type ?? "")
+        for type in request.types { add(type) }
+        add("")
         for filter in request.filters {
             add(filter.property)
             add(filter.op.rawValue)

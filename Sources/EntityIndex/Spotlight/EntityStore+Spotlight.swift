@@ -4,20 +4,29 @@ import SQLite
 /// A Core Spotlight query (`CSSearchQuery(queryString:queryContext:)`).
 public struct SpotlightRequest: Sendable {
     public var query: String
-    public var type: String?
+    /// Only entities of these types (their union); empty: every type.
+    public var types: [String]
     public var limit: Int
     /// `CSSearchQueryContext.fetchAttributes`: when set, each entity carries its type, id and only these.
     public var fetchAttributes: [String]?
+    /// Only these fields of each entity (`fields`); nil: whole entities.
+    public var fields: FieldSelection? = nil
 
     public static let defaultLimit = 100
 
     public init(
-        query: String, type: String? = nil, limit: Int = SpotlightRequest.defaultLimit, fetchAttributes: [String]? = nil
+        query: String, types: [String], limit: Int = SpotlightRequest.defaultLimit, fetchAttributes: [String]? = nil
     ) {
         self.query = query
-        self.type = type
+        self.types = TypeUnion.normalized(types)
         self.limit = limit
         self.fetchAttributes = fetchAttributes
+    }
+
+    public init(
+        query: String, type: String? = nil, limit: Int = SpotlightRequest.defaultLimit, fetchAttributes: [String]? = nil
+    ) {
+        self.init(query: query, types: type.map { [$0] } ?? [], limit: limit, fetchAttributes: fetchAttributes)
     }
 }
 
@@ -88,9 +97,9 @@ extension EntityStore {
             if case .and = expression { translator.perEntity = true }
             conditions.append(try translator.translate(expression))
         }
-        if let type = request.type {
-            sql += " AND e.type = ?"
-            arguments.append(.text(type))
+        if let types = TypeUnion.condition("e.type", request.types) {
+            sql += " AND " + types.sql
+            arguments += types.arguments
         }
         for c in conditions {
             sql += " AND " + c.sql

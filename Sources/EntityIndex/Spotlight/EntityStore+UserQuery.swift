@@ -8,6 +8,8 @@ public struct UserQueryRequest: Sendable {
     public var maxItems: Int
     /// `maxSuggestionCount`.
     public var maxSuggestions: Int
+    /// Only these fields of each item (`fields`); nil: whole entities.
+    public var fields: FieldSelection? = nil
 
     public static let defaultMaxItems = 20
     public static let defaultMaxSuggestions = 5

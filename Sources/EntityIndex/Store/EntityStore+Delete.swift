@@ -1,17 +1,22 @@
 import SQLite
 
-/// What to delete: any combination of a type, ids of that type, domains, or everything.
+/// What to delete: any combination of types, ids of those types, domains, or everything.
 public struct DeleteRequest: Sendable {
-    public var type: String?
+    /// The types (their union); empty: no type selector.
+    public var types: [String]
     public var ids: [String]
     public var domains: [String]
     public var all: Bool
 
-    public init(type: String? = nil, ids: [String] = [], domains: [String] = [], all: Bool = false) {
-        self.type = type
+    public init(types: [String], ids: [String] = [], domains: [String] = [], all: Bool = false) {
+        self.types = TypeUnion.normalized(types)
         self.ids = ids
         self.domains = domains
         self.all = all
+    }
+
+    public init(type: String? = nil, ids: [String] = [], domains: [String] = [], all: Bool = false) {
+        self.init(types: type.map { [$0] } ?? [], ids: ids, domains: domains, all: all)
     }
 }
 
@@ -20,20 +25,20 @@ extension EntityStore {
     ///
     /// The selectors given combine as an intersection (the contract's `delete`): `type` and `domains` delete the
     /// entities of that type in those domains, `ids` with `type` those entities (and with `domains`, those of them in
-    /// the domains). Several domains are a union among themselves.
+    /// the domains). Several domains are a union among themselves, and so are several types.
     /// - `ids` with `type`: those entities (`deleteAppEntities(identifiedBy:ofType:)`);
     /// - `type` alone: every entity of the type (`deleteAppEntities(ofType:)`);
     /// - `domains`: entities in each domain `D` or below it (`D.*`), never `Dx` (`deleteSearchableItems(withDomainIdentifiers:)`);
     /// - `all`: everything, and the batch client state too (`deleteAllSearchableItems()`); it takes no other selector.
     public func delete(_ request: DeleteRequest) throws(EntityIndexError) -> Int {
-        if !request.ids.isEmpty && request.type == nil {
+        if !request.ids.isEmpty && request.types.isEmpty {
             throw EntityIndexError(.invalidParams, "deleting by ids needs the type of the entities")
         }
-        if request.all && (request.type != nil || !request.domains.isEmpty) {
+        if request.all && (!request.types.isEmpty || !request.domains.isEmpty) {
             throw EntityIndexError(.invalidParams, "\"all\" deletes everything and takes no type, ids or domains")
         }
         let domains = request.domains.filter { !$0.isEmpty }
-        if !request.all && request.type == nil && domains.isEmpty {
+        if !request.all && request.types.isEmpty && domains.isEmpty {
             throw EntityIndexError(.invalidParams, "say what to delete: a type, ids with a type, domains, or all")
         }
         do {
@@ -46,38 +51,46 @@ extension EntityStore {
                     )
                     return deleted
                 }
-                if let type = request.type, !request.ids.isEmpty {
+                if !request.ids.isEmpty {
                     var deleted = 0
-                    for id in request.ids {
-                        if !domains.isEmpty {
-                            let domain = try db.scalar(
-                                "SELECT domain FROM entity WHERE type = ? AND id = ?", [.text(type), .text(id)])?.string
-                            guard let domain, domains.contains(where: { domain == $0 || domain.hasPrefix($0 + ".") })
-                            else { continue }
+                    for type in request.types {
+                        for id in request.ids {
+                            if !domains.isEmpty {
+                                let domain = try db.scalar(
+                                    "SELECT domain FROM entity WHERE type = ? AND id = ?", [.text(type), .text(id)])?
+                                    .string
+                                guard let domain,
+                                    domains.contains(where: { domain == $0 || domain.hasPrefix($0 + ".") })
+                                else { continue }
+                            }
+                            // Deleting counts as a re-push for reindex requests.
+                            try db.run(
+                                "DELETE FROM reindex_outstanding WHERE type = ? AND id = ?", [.text(type), .text(id)])
+                            try deleteIndexEntries(where: "e.type = ? AND e.id = ?", [.text(type), .text(id)])
+                            try db.run("DELETE FROM entity WHERE type = ? AND id = ?", [.text(type), .text(id)])
+                            deleted += db.changes
                         }
-                        // Deleting counts as a re-push for reindex requests.
-                        try db.run(
-                            "DELETE FROM reindex_outstanding WHERE type = ? AND id = ?", [.text(type), .text(id)])
-                        try deleteIndexEntries(where: "e.type = ? AND e.id = ?", [.text(type), .text(id)])
-                        try db.run("DELETE FROM entity WHERE type = ? AND id = ?", [.text(type), .text(id)])
-                        deleted += db.changes
                     }
                     return deleted
                 }
-                if domains.isEmpty, let type = request.type {
-                    try db.run("DELETE FROM reindex_outstanding WHERE type = ?", [.text(type)])
-                    try deleteIndexEntries(where: "e.type = ?", [.text(type)])
-                    try db.run("DELETE FROM entity WHERE type = ?", [.text(type)])
-                    return db.changes
+                if domains.isEmpty {
+                    var deleted = 0
+                    for type in request.types {
+                        try db.run("DELETE FROM reindex_outstanding WHERE type = ?", [.text(type)])
+                        try deleteIndexEntries(where: "e.type = ?", [.text(type)])
+                        try db.run("DELETE FROM entity WHERE type = ?", [.text(type)])
+                        deleted += db.changes
+                    }
+                    return deleted
                 }
                 var deleted = 0
                 for domain in domains {
                     // `D` itself, or `D.` followed by anything: a range scan, so `_` and `%` in names mean nothing.
                     var condition = "(e.domain = ? OR (e.domain >= ? AND e.domain < ?))"
                     var arguments: [SQLValue] = [.text(domain), .text(domain + "."), .text(domain + "/")]
-                    if let type = request.type {
-                        condition += " AND e.type = ?"
-                        arguments.append(.text(type))
+                    if let types = TypeUnion.condition("e.type", request.types) {
+                        condition += " AND " + types.sql
+                        arguments += types.arguments
                     }
                     try db.run(
                         "DELETE FROM reindex_outstanding WHERE (type, id) IN (SELECT e.type, e.id FROM entity e WHERE \(condition))",

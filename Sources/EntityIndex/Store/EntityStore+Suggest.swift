@@ -14,6 +14,11 @@ extension EntityStore {
     /// now, halved every 14 days); `rankingHint`; the most recently ingested; type and id. Hidden and expired
     /// entities are never suggested.
     public func suggest(type: String?, limit: Int) throws(EntityIndexError) -> [EntityResult] {
+        try suggest(types: type.map { [$0] } ?? [], limit: limit)
+    }
+
+    /// Suggestions among entities of `types` (their union; every type when empty).
+    public func suggest(types: [String], limit: Int) throws(EntityIndexError) -> [EntityResult] {
         do {
             var sql = """
                 SELECT e.type, e.id, e.record,
@@ -23,9 +28,9 @@ extension EntityStore {
                 WHERE e.hidden = 0 AND e.expires_at > ?1
                 """
             var arguments: [SQLValue] = [.integer(now), .real(Self.halfLife)]
-            if let type {
-                sql += " AND e.type = ?"
-                arguments.append(.text(type))
+            if let condition = TypeUnion.condition("e.type", types) {
+                sql += " AND " + condition.sql
+                arguments += condition.arguments
             }
             sql += """
                  ORDER BY coalesce(e.priority, 0) DESC, engagement DESC, coalesce(e.ranking_hint, 0) DESC,

@@ -1,3 +1,5 @@
+import EntityIndex
+
 /// `entityidx completions bash|zsh|fish`: a completion script for the shell.
 struct CompletionsCommand: Command {
     static let spec = CommandSpec(

@@ -5,17 +5,18 @@ import EntityIndexPipe
 struct DeleteCommand: Command {
     static let spec = CommandSpec(
         name: "delete", abstract: "Delete entities by id, type or domain, or everything",
-        usage: "entityidx delete [--type T [ID…]] [--domain D]… [--all] [--json]",
+        usage: "entityidx delete [--type T… [ID…]] [--domain D]… [--all] [--json]",
         options: [
-            ("type=", "entities of this type (all of them unless IDs are given)"),
+            ("type=", "entities of this type (all of them unless IDs are given; repeatable: their union)"),
             ("domain=", "entities in domain D or below it (D.*), never Dx (repeatable)"),
             ("all", "everything, and the batch client state (alone: with no other selector)"),
         ],
         discussion: """
             Several selectors combine as an intersection: --type customer --domain shop.orders.2025 deletes the
             customers in that domain (or below it), not every customer and every entity of the domain; IDs with
-            --domain delete those of the IDs that are in the domain. Several --domain options are a union.
-            """, repeatable: ["domain"], literalExample: "delete --type order -- -17")
+            --domain delete those of the IDs that are in the domain. Several --domain options are a union, and so
+            are several --type options (IDs with two types: those IDs of either type).
+            """, repeatable: ["type", "domain"], literalExample: "delete --type order -- -17")
 
     var request: DeleteRequest
 
@@ -23,12 +24,12 @@ struct DeleteCommand: Command {
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         request = DeleteRequest(
-            type: arguments.value("type"), ids: arguments.positionals, domains: arguments.all("domain"),
+            types: arguments.all("type"), ids: arguments.positionals, domains: arguments.all("domain"),
             all: arguments.flag("all"))
-        if !request.ids.isEmpty && request.type == nil {
+        if !request.ids.isEmpty && request.types.isEmpty {
             throw UsageError("deleting by ID needs --type", usage: Self.spec.usage)
         }
-        guard request.type != nil || !request.domains.isEmpty || request.all else {
+        guard !request.types.isEmpty || !request.domains.isEmpty || request.all else {
             throw UsageError("say what to delete: --type, IDs with --type, --domain or --all", usage: Self.spec.usage)
         }
     }

@@ -5,8 +5,11 @@ import EntityIndexPipe
 struct RelatedCommand: Command {
     static let spec = CommandSpec(
         name: "related", abstract: "Entities an entity links to (out), that link to it (in), or both",
-        usage: "entityidx related --type T ID [--direction out|in|both] [--json]",
-        options: [("type=", "the entity's type (required)"), ("direction=", "out (default), in or both")],
+        usage: "entityidx related --type T ID [--direction out|in|both] [--fields F,…] [--json]",
+        options: [
+            ("type=", "the entity's type (required)"), ("direction=", "out (default), in or both"),
+            CommandSpec.fieldsOption,
+        ],
         discussion: """
             out lists the linked entities in their listed order, leaving out those not in the index; those are
             named on stderr (and listed as missing with --json).
@@ -24,12 +27,13 @@ struct RelatedCommand: Command {
             }
             request.direction = direction
         }
+        request.fields = try arguments.fields(usage: Self.spec.usage)
     }
 
     func run(_ context: CommandContext) throws -> Int32 {
         try context.check(type: request.type)
         try context.run(request) { related in
-            Output.entities(related.entities, in: context)
+            Output.entities(related.entities, in: context, fields: request.fields)
             if !related.missing.isEmpty {
                 let names = related.missing.map(\.description)
                 let shown = names.prefix(10).joined(separator: ", ")

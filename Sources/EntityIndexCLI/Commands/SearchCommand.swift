@@ -7,14 +7,15 @@ struct SearchCommand: Command {
     static let spec = CommandSpec(
         name: "search", abstract: "Search entities by text, best first",
         usage:
-            "entityidx search QUERY… [--type T] [--limit N] [--cursor C] [--filter 'PROP OP VALUE']… [--explain] [--highlight] [--json]",
+            "entityidx search QUERY… [--type T]… [--limit N] [--cursor C] [--filter 'PROP OP VALUE']… [--explain] [--highlight] [--fields F,…] [--json]",
         options: [
-            ("type=", "only entities of this type"),
+            ("type=", "only entities of this type \(Self.union)"),
             ("limit=", "at most N results (default 20)"),
             ("cursor=", "continue at this cursor (the nextCursor of the previous page of the same search)"),
             ("filter=", "a property filter that must hold, e.g. 'status eq shipped' (repeatable)"),
             ("explain", "show each result's ranking tiers"),
             ("highlight", "show the matched spans of each field"),
+            CommandSpec.fieldsOption,
         ],
         discussion: """
             Every word must match; the last one matches as a prefix unless the query ends with a space. Case, width
@@ -23,28 +24,32 @@ struct SearchCommand: Command {
             with typos, and a part of an id or code with a digit finds it (9444 finds K83913.39F29.59444AT). When
             more results follow, stderr says how many match (exact up to 1,000) and the --cursor of the next page
             (total and nextCursor with --json); pages reach the first 10,000 results.
-            """, repeatable: ["filter"], literalExample: "search -- --limit")
+            """, repeatable: ["type", "filter"], literalExample: "search -- --limit")
+
+    /// How the help of a `--type` that takes several says so.
+    static let union = "(repeatable: their union)"
 
     var request: SearchRequest
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         guard !arguments.positionals.isEmpty else { throw UsageError("missing QUERY", usage: Self.spec.usage) }
         request = SearchRequest(
-            query: arguments.positionals.joined(separator: " "), type: arguments.value("type"),
+            query: arguments.positionals.joined(separator: " "), types: arguments.all("type"),
             filters: try arguments.all("filter").map { text throws(UsageError) in
                 try FilterSyntax.parse(text, usage: Self.spec.usage)
             },
             explain: arguments.flag("explain"), highlight: arguments.flag("highlight"),
             cursor: arguments.value("cursor"))
         if let limit = try arguments.limit(usage: Self.spec.usage) { request.limit = limit }
+        request.fields = try arguments.fields(usage: Self.spec.usage)
     }
 
     func run(_ context: CommandContext) throws -> Int32 {
-        try context.check(type: request.type)
+        try context.check(types: request.types)
         try context.run(request) { page in
             let results = page.entities
             let first = request.cursor.flatMap(SearchCommand.offset(of:)) ?? 0
-            Output.entities(results, in: context, numbered: true, from: first + 1)
+            Output.entities(results, in: context, numbered: true, from: first + 1, fields: request.fields)
             if request.explain { explanations(results, in: context) }
             if request.highlight {
                 var rows = [["entity", "field", "at", "matched"]]

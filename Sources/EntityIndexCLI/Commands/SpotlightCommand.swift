@@ -6,11 +6,12 @@ import JSON
 struct SpotlightCommand: Command {
     static let spec = CommandSpec(
         name: "spotlight", abstract: "Run a Core Spotlight query string (CSSearchQuery)",
-        usage: "entityidx spotlight QUERY [--type T] [--limit N] [--fetch ATTR,…] [--json]",
+        usage: "entityidx spotlight QUERY [--type T]… [--limit N] [--fetch ATTR,…] [--fields F,…] [--json]",
         options: [
-            ("type=", "only entities of this type"),
+            ("type=", "only entities of this type \(SearchCommand.union)"),
             ("limit=", "at most N results (default \(SpotlightRequest.defaultLimit))"),
             ("fetch=", "return only the type, id and these attributes (fetchAttributes), comma-separated"),
+            CommandSpec.fieldsOption,
         ],
         discussion: """
             The query language of CSSearchQuery: title == "Paris*"cd && InRange(lastUsedDate, $time.today(-7),
@@ -21,13 +22,13 @@ struct SpotlightCommand: Command {
             $time.iso(2026-03-02). $time is evaluated at --now. Attribute names are listed in the README; an
             attribute no entity has matches nothing. Results come in the order of the index that finds them.
             An invalid query exits with status 1 and names the character where it went wrong.
-            """, literalExample: "spotlight -- rankingHint == -1")
+            """, repeatable: ["type"], literalExample: "spotlight -- rankingHint == -1")
 
     var request: SpotlightRequest
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         guard !arguments.positionals.isEmpty else { throw UsageError("missing QUERY", usage: Self.spec.usage) }
-        request = SpotlightRequest(query: arguments.positionals.joined(separator: " "), type: arguments.value("type"))
+        request = SpotlightRequest(query: arguments.positionals.joined(separator: " "), types: arguments.all("type"))
         if let limit = try arguments.limit(usage: Self.spec.usage) { request.limit = limit }
         if let fetch = arguments.value("fetch") {
             let names = fetch.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingSpaces }
@@ -37,12 +38,20 @@ struct SpotlightCommand: Command {
             }
             request.fetchAttributes = names
         }
+        request.fields = try arguments.fields(usage: Self.spec.usage)
+        if request.fields != nil && request.fetchAttributes != nil {
+            throw UsageError(
+                "--fields and --fetch do not go together: give record fields (--fields) or Spotlight attributes (--fetch)",
+                usage: Self.spec.usage)
+        }
     }
 
     func run(_ context: CommandContext) throws -> Int32 {
-        try context.check(type: request.type)
+        try context.check(types: request.types)
         try context.run(request) { results in
-            guard let fetched = request.fetchAttributes else { return Output.entities(results, in: context) }
+            guard let fetched = request.fetchAttributes else {
+                return Output.entities(results, in: context, fields: request.fields)
+            }
             if results.isEmpty && context.stderrIsTerminal { context.printError("no entities") }
             Output.table(
                 results.map { e in

@@ -6,10 +6,11 @@ import JSON
 struct UserQueryCommand: Command {
     static let spec = CommandSpec(
         name: "user-query", abstract: "Search as typed: items and suggestions (CSUserQuery)",
-        usage: "entityidx user-query TEXT… [--max-items N] [--max-suggestions N] [--json]",
+        usage: "entityidx user-query TEXT… [--max-items N] [--max-suggestions N] [--fields F,…] [--json]",
         options: [
             ("max-items=", "at most N items (default \(UserQueryRequest.defaultMaxItems))"),
             ("max-suggestions=", "at most N suggestions (default \(UserQueryRequest.defaultMaxSuggestions))"),
+            CommandSpec.fieldsOption,
         ],
         discussion: """
             Items are the search results for the text as typed, best first (as entityidx search). Suggestions are
@@ -31,6 +32,7 @@ struct UserQueryCommand: Command {
         {
             request.maxSuggestions = n
         }
+        request.fields = try arguments.fields(usage: Self.spec.usage)
     }
 
     func run(_ context: CommandContext) throws -> Int32 {
@@ -40,7 +42,7 @@ struct UserQueryCommand: Command {
                 for s in result.suggestions { context.print("  " + s.text) }
                 context.print("Items:")
             }
-            Output.entities(result.items, in: context, numbered: true)
+            Output.entities(result.items, in: context, numbered: true, fields: request.fields)
         }
         return 0
     }

@@ -102,29 +102,41 @@ export class EntityIndex {
     return this.send("ingest", { records, ...options });
   }
   /** The entities with these ids, in the order asked; missing ids left out. `P`: the type of their properties. */
-  get<P extends T.PropertiesOf<P> = T.Properties>(params: T.GetParams): Promise<T.EntitiesResult<P>> {
+  get<P extends T.PropertiesOf<P> = T.Properties>(params: T.WithFields<T.GetParams>): Promise<T.Selected<T.EntitiesResult<P>, P>>;
+  get<P extends T.PropertiesOf<P> = T.Properties>(params: T.GetParams): Promise<T.EntitiesResult<P>>;
+  get<P extends T.PropertiesOf<P> = T.Properties>(params: T.GetParams): Promise<T.EntitiesResult<P> | T.Selected<T.EntitiesResult<P>, P>> {
     return this.send("get", params);
   }
   /** Full-text search, best first. `P`: the type of the entities' properties (`search<OrderProps>(…)`). */
-  search<P extends T.PropertiesOf<P> = T.Properties>(params: T.SearchParams): Promise<T.SearchResult<P>> {
+  search<P extends T.PropertiesOf<P> = T.Properties>(params: T.WithFields<T.SearchParams>): Promise<T.Selected<T.SearchResult<P>, P>>;
+  search<P extends T.PropertiesOf<P> = T.Properties>(params: T.SearchParams): Promise<T.SearchResult<P>>;
+  search<P extends T.PropertiesOf<P> = T.Properties>(params: T.SearchParams): Promise<T.SearchResult<P> | T.Selected<T.SearchResult<P>, P>> {
     return this.send("search", params);
   }
   /** Completions of a word prefix. */
   complete(params: T.CompleteParams): Promise<T.CompleteResult> { return this.call("complete", params); }
   /** Suggested entities. `P`: the type of their properties. */
-  suggest<P extends T.PropertiesOf<P> = T.Properties>(params: T.SuggestParams = {}): Promise<T.EntitiesResult<P>> {
+  suggest<P extends T.PropertiesOf<P> = T.Properties>(params: T.WithFields<T.SuggestParams>): Promise<T.Selected<T.EntitiesResult<P>, P>>;
+  suggest<P extends T.PropertiesOf<P> = T.Properties>(params?: T.SuggestParams): Promise<T.EntitiesResult<P>>;
+  suggest<P extends T.PropertiesOf<P> = T.Properties>(params: T.SuggestParams = {}): Promise<T.EntitiesResult<P> | T.Selected<T.EntitiesResult<P>, P>> {
     return this.send("suggest", params);
   }
   /** One page of every entity of a type. `P`: the type of their properties. */
-  all<P extends T.PropertiesOf<P> = T.Properties>(params: T.AllParams): Promise<T.AllResult<P>> {
+  all<P extends T.PropertiesOf<P> = T.Properties>(params: T.WithFields<T.AllParams>): Promise<T.Selected<T.AllResult<P>, P>>;
+  all<P extends T.PropertiesOf<P> = T.Properties>(params: T.AllParams): Promise<T.AllResult<P>>;
+  all<P extends T.PropertiesOf<P> = T.Properties>(params: T.AllParams): Promise<T.AllResult<P> | T.Selected<T.AllResult<P>, P>> {
     return this.send("all", params);
   }
   /** A property query. `P`: the type of the entities' properties. */
-  query<P extends T.PropertiesOf<P> = T.Properties>(params: T.QueryParams): Promise<T.QueryResult<P>> {
+  query<P extends T.PropertiesOf<P> = T.Properties>(params: T.WithFields<T.QueryParams>): Promise<T.Selected<T.QueryResult<P>, P>>;
+  query<P extends T.PropertiesOf<P> = T.Properties>(params: T.QueryParams): Promise<T.QueryResult<P>>;
+  query<P extends T.PropertiesOf<P> = T.Properties>(params: T.QueryParams): Promise<T.QueryResult<P> | T.Selected<T.QueryResult<P>, P>> {
     return this.send("query", params);
   }
   /** Related entities. `P`: the type of their properties. */
-  related<P extends T.PropertiesOf<P> = T.Properties>(params: T.RelatedParams): Promise<T.RelatedResult<P>> {
+  related<P extends T.PropertiesOf<P> = T.Properties>(params: T.WithFields<T.RelatedParams>): Promise<T.Selected<T.RelatedResult<P>, P>>;
+  related<P extends T.PropertiesOf<P> = T.Properties>(params: T.RelatedParams): Promise<T.RelatedResult<P>>;
+  related<P extends T.PropertiesOf<P> = T.Properties>(params: T.RelatedParams): Promise<T.RelatedResult<P> | T.Selected<T.RelatedResult<P>, P>> {
     return this.send("related", params);
   }
   /** Deletes by type, ids, domains or all (several selectors intersect). */
@@ -154,7 +166,9 @@ export class EntityIndex {
     return this.send("spotlight", params);
   }
   /** A user's typed query (CSUserQuery): items and suggestions. `P`: the type of the items' properties. */
-  userQuery<P extends T.PropertiesOf<P> = T.Properties>(params: T.UserQueryParams): Promise<T.UserQueryResult<P>> {
+  userQuery<P extends T.PropertiesOf<P> = T.Properties>(params: T.WithFields<T.UserQueryParams>): Promise<T.Selected<T.UserQueryResult<P>, P>>;
+  userQuery<P extends T.PropertiesOf<P> = T.Properties>(params: T.UserQueryParams): Promise<T.UserQueryResult<P>>;
+  userQuery<P extends T.PropertiesOf<P> = T.Properties>(params: T.UserQueryParams): Promise<T.UserQueryResult<P> | T.Selected<T.UserQueryResult<P>, P>> {
     return this.send("userQuery", params);
   }
   /** Checks records before they are pushed, or without records the whole index; reads only. */

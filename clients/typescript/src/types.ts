@@ -124,6 +124,35 @@ export interface Entity<P extends PropertiesOf<P> = Properties>
   highlights?: Highlight[];
 }
 
+/** Types for a union: one type, or several (`["order", "product"]`) answered as if the index held only them. */
+export type TypeNames = TypeName | TypeName[];
+
+/** A field `fields` can keep: a record field, what a method adds, or one property as `properties.NAME`. */
+export type Field =
+  | "type" | "id" | "title" | "subtitle" | "synonyms" | "keywords" | "description" | "properties" | "domain"
+  | "related" | "rankingHint" | "priority" | "lastUsedAt" | "expiresAt" | "hidden" | "url" | "image"
+  | "score" | "engagement" | "explain" | "highlights"
+  | `properties.${string}`;
+
+/**
+ * An entity of a request with `fields`: its type and id, the fields asked for that it has (a `properties.NAME`
+ * keeps that property alone in `properties`), and what the method adds.
+ */
+export interface SelectedEntity<P extends PropertiesOf<P> = Properties>
+  extends Partial<Omit<Entity<P>, "type" | "id" | "properties">> {
+  type: TypeName;
+  id: string;
+  /** The properties asked for (`properties.NAME`), or all of them (`properties`). */
+  properties?: Partial<StoredProperties<P>> | null;
+}
+
+/** The params of a request with `fields`. */
+export type WithFields<Params> = Params & { fields: Field[] };
+/** A result with each entity replaced by its selected form. */
+export type Selected<R, P extends PropertiesOf<P> = Properties> = {
+  [K in keyof R]: R[K] extends Entity<P>[] ? SelectedEntity<P>[] : R[K];
+};
+
 /** A property filter of `query` and `search`. */
 export interface Filter {
   property: string;
@@ -172,10 +201,13 @@ export interface IngestResult {
 export interface GetParams {
   type: TypeName;
   ids: EntityId[];
+  /** Only these fields of each entity (type and id always); left out: whole entities. */
+  fields?: Field[];
 }
 export interface SearchParams {
   query: string;
-  type?: TypeName;
+  /** One type, or several ranked together. */
+  type?: TypeNames;
   /** Default 20, at most 10,000. */
   limit?: number;
   filters?: Filter[];
@@ -183,6 +215,8 @@ export interface SearchParams {
   highlight?: boolean;
   /** The `nextCursor` of the previous page of the same search (same query, type and filters). */
   cursor?: string;
+  /** Only these fields of each entity (type and id always); left out: whole entities. */
+  fields?: Field[];
 }
 export interface SearchResult<P extends PropertiesOf<P> = Properties> {
   entities: Entity<P>[];
@@ -205,16 +239,21 @@ export interface CompleteResult {
   completions: Completion[];
 }
 export interface SuggestParams {
-  type?: TypeName;
+  type?: TypeNames;
   /** Default 10. */
   limit?: number;
+  /** Only these fields of each entity (type and id always); left out: whole entities. */
+  fields?: Field[];
 }
 export interface AllParams {
-  type: TypeName;
+  /** One type, or several listed type by type (the cursor is then `type/id`). */
+  type: TypeNames;
   /** Default 100 a page. */
   limit?: number;
   /** The `nextCursor` of the previous page. */
   cursor?: string;
+  /** Only these fields of each entity (type and id always); left out: whole entities. */
+  fields?: Field[];
 }
 export interface AllResult<P extends PropertiesOf<P> = Properties> {
   entities: Entity<P>[];
@@ -222,7 +261,8 @@ export interface AllResult<P extends PropertiesOf<P> = Properties> {
   nextCursor?: string;
 }
 export interface QueryParams {
-  type: TypeName;
+  /** One type, or several (their union). */
+  type: TypeNames;
   filters?: Filter[];
   mode?: "and" | "or";
   sort?: SortKey[];
@@ -230,6 +270,8 @@ export interface QueryParams {
   limit?: number;
   /** The `nextCursor` of the previous page. */
   cursor?: string;
+  /** Only these fields of each entity (type and id always); left out: whole entities. */
+  fields?: Field[];
 }
 export interface QueryResult<P extends PropertiesOf<P> = Properties> {
   entities: Entity<P>[];
@@ -241,6 +283,8 @@ export interface RelatedParams {
   id: EntityId;
   /** Default `out`. */
   direction?: "out" | "in" | "both";
+  /** Only these fields of each entity (type and id always); left out: whole entities. */
+  fields?: Field[];
 }
 export interface EntitiesResult<P extends PropertiesOf<P> = Properties> {
   entities: Entity<P>[];
@@ -251,7 +295,8 @@ export interface RelatedResult<P extends PropertiesOf<P> = Properties> {
   missing?: Array<{ type: string; id: string }>;
 }
 export interface DeleteParams {
-  type?: TypeName;
+  /** One type, or several (their union). */
+  type?: TypeNames;
   ids?: EntityId[];
   /** A domain deletes itself and its subdomains. */
   domains?: string[];
@@ -347,10 +392,12 @@ export interface DiscoverResult {
 export interface SpotlightParams {
   /** A Core Spotlight query string (CSSearchQuery), such as `title == "*widget*"c || price < 10`. */
   query: string;
-  type?: TypeName;
+  type?: TypeNames;
   limit?: number;
   /** Return each entity with type, id and only these attributes (under the names asked for). */
   fetchAttributes?: string[];
+  /** Only these record fields of each entity (type and id always); not with fetchAttributes. */
+  fields?: Field[];
 }
 /** An entity of a spotlight result: whole, or with fetchAttributes its type, id and the attributes asked for. */
 export type SpotlightEntity<P extends PropertiesOf<P> = Properties> =
@@ -365,6 +412,8 @@ export interface UserQueryParams {
   maxItems?: number;
   /** At most 100. */
   maxSuggestions?: number;
+  /** Only these fields of each item (type and id always); left out: whole entities. */
+  fields?: Field[];
 }
 export interface UserQuerySuggestion {
   /** A completion of the whole typed string. */
@@ -373,6 +422,7 @@ export interface UserQuerySuggestion {
   matchedRanges: Array<{ start: number; end: number }>;
 }
 export interface UserQueryResult<P extends PropertiesOf<P> = Properties> {
+  /** With `fields`, each item is a `SelectedEntity`. */
   items: Entity<P>[];
   suggestions: UserQuerySuggestion[];
 }

@@ -83,6 +83,26 @@ test("every pipe method has a client method that answers", async () => {
   }
 });
 
+test("a union of types and fields, as the pipe takes them", async () => {
+  const index = await open();
+  try {
+    await index.ingest([
+      { type: "order", id: 1, title: "Blue mug order", subtitle: "Ada", properties: { total: 12, status: "open" } },
+      { type: "product", id: "p1", title: "Blue mug", properties: { price: 9 } },
+      { type: "note", id: "n1", title: "Blue mug note" },
+    ]);
+    const { entities } = await index.search({ query: "blue mug", type: ["order", "product"], fields: ["title", "properties.total"] });
+    assert.deepEqual(entities.map((e) => `${e.type}/${e.id}`).sort(), ["order/1", "product/p1"]);
+    for (const e of entities) assert.deepEqual(Object.keys(e).filter((k) => k !== "score").sort(), e.type === "order" ? ["id", "properties", "title", "type"] : ["id", "title", "type"]);
+    assert.deepEqual(entities.find((e) => e.type === "order").properties, { total: 12 });
+    const page = await index.all({ type: ["product", "note"], limit: 1 });
+    assert.equal(page.nextCursor, "note/n1");
+    await assert.rejects(index.get({ type: "order", ids: [1], fields: ["titel"] }), (e) => e instanceof EntityIndexError && e.data.code === "invalid_params" && /did you mean "title"/.test(e.message));
+  } finally {
+    await index.close();
+  }
+});
+
 test("requests are pipelined and each promise gets its own answer", async () => {
   const index = await open();
   const records = Array.from({ length: 200 }, (_, i) => ({ type: "task", id: i, title: `Task ${i} of the day` }));

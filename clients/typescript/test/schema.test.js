@@ -68,9 +68,15 @@ function tsKinds(type) {
 const same = (a, b) => a.size === b.size && [...a].every((x) => b.has(x));
 const show = (s) => [...s].sort().join("|");
 
-/** Problems comparing a TypeScript type with a schema, recursively through objects and arrays. */
+/**
+ * Problems comparing a TypeScript type with a schema, recursively through objects and arrays. Where the schema is a
+ * choice of objects and the type is one object (a result entity: whole, or with fields a SelectedEntity, which the
+ * client's overloads type apart), the type is compared with the first choice.
+ */
 function compare(type, schema, where, problems, depth = 0) {
   schema = resolve(schema);
+  const choices = schema.anyOf || schema.oneOf;
+  if (choices && members(type).length === 1 && choices.every((c) => schemaKinds(c)?.has("object"))) schema = resolve(choices[0]);
   const expected = schemaKinds(schema);
   const actual = tsKinds(type);
   if (expected && !same(expected, actual)) problems.push(`${where}: the schema allows ${show(expected)}, TypeScript ${show(actual)}`);
@@ -149,4 +155,13 @@ test("the comparison finds a wrong type, a missing field and a wrong optionality
   compare(declaration("EntityIdentifier"), { type: "object", required: ["type"], properties: { type: { type: "integer" }, id: { type: "string" } } }, "w", wrong);
   assert.ok(wrong.some((p) => p.startsWith("w.type: the schema allows number, TypeScript string")), wrong.join("\n"));
   assert.ok(wrong.some((p) => p.startsWith("w.id: required in the schema") || p.startsWith("w.id: the schema allows string, TypeScript number|string")), wrong.join("\n"));
+});
+
+test("SelectedEntity is the schema's selectedEntity, and Field names every record field", () => {
+  const problems = [];
+  compare(declaration("SelectedEntity"), pipeSchema.$defs.selectedEntity, "SelectedEntity", problems);
+  assert.deepEqual(problems, []);
+  const literals = members(declaration("Field")).filter((t) => t.isStringLiteral()).map((t) => t.value);
+  assert.deepEqual(literals.filter((n) => !["score", "engagement", "explain", "highlights"].includes(n)), Object.keys(recordSchema.properties));
+  assert.ok(members(declaration("Field")).some((t) => t.flags & ts.TypeFlags.TemplateLiteral), "properties.${string}");
 });

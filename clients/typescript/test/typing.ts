@@ -1,7 +1,7 @@
 // What the compiler accepts and refuses, as a project sees the package (its emitted declarations): typing.test.js
 // compiles this file in strict mode and expects no error, so each line under `@ts-expect-error` must be one.
 import { EntityIndex } from "../dist/esm/index.js";
-import type { Entity, EntityRecord, Filter, PropertyValue } from "../dist/esm/index.js";
+import type { Entity, EntityRecord, Filter, PropertyValue, SelectedEntity } from "../dist/esm/index.js";
 
 /** True when A and B are the same type. */
 type Equal<A, B> = (<X>() => X extends A ? 1 : 2) extends <X>() => X extends B ? 1 : 2 ? true : false;
@@ -80,6 +80,21 @@ export async function typing(index: EntityIndex): Promise<void> {
   same<Entity<OrderProps>[], typeof typed.items>(true);
   // @ts-expect-error placedAt comes back as a string, not a Date
   const placedAt: Date | undefined = found?.properties?.placedAt;
+
+  // With fields, each entity is a SelectedEntity: type and id always, the rest only when asked for; a union of types.
+  const cut = await index.search<OrderProps>({ query: "1042", type: ["order", "product"], fields: ["title", "properties.total"] });
+  same<SelectedEntity<OrderProps>[], typeof cut.entities>(true);
+  same<string | undefined, typeof cut.entities[0]["title"]>(true);
+  same<number | undefined, NonNullable<SelectedEntity<OrderProps>["properties"]>["total"]>(true);
+  const cutPage = await index.all<OrderProps>({ type: ["order", "customer"], fields: ["title"] });
+  same<SelectedEntity<OrderProps>[], typeof cutPage.entities>(true);
+  same<string | undefined, typeof cutPage.nextCursor>(true);
+  const cutItems = await index.userQuery<OrderProps>({ query: "10", fields: ["subtitle"] });
+  same<SelectedEntity<OrderProps>[], typeof cutItems.items>(true);
+  // @ts-expect-error a field that is not one of an entity
+  await index.search({ query: "x", fields: ["titel"] });
+  // @ts-expect-error a type is a string or an array of strings
+  await index.search({ query: "x", type: 3 });
 
   // Without a type: any property, of any property value (a Date among them comes back as a string).
   const any = (await index.search({ query: "x" })).entities[0]?.properties?.["anything"];
