@@ -70,6 +70,7 @@ import Testing
                 (total and nextCursor with --json); pages reach the first 10,000 results.
 
                 Words after -- are taken literally, even those that start with '-': entityidx search -- --limit
+
                 """)
     }
 
