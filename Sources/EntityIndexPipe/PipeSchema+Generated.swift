@@ -119,8 +119,8 @@ extension PipeSchema {
                    "fields": {"$ref": "#/$defs/fields"}}},
       "result": {"type": "object", "required": ["entities", "total"], "additionalProperties": false,
                  "properties": {"entities": {"type": "array", "items": {"$ref": "#/$defs/resultEntity"}},
-                                "total": {"type": "integer", "minimum": 0, "description": "How many entities match: exact up to 1,000, beyond it a lower bound (totalIsLowerBound)."},
-                                "totalIsLowerBound": {"const": true, "description": "Present when more than 1,000 entities match: total is then the number known to match, not all of them."},
+                                "total": {"type": "integer", "minimum": 0, "description": "How many entities match: exact up to 100, beyond it a lower bound (totalIsLowerBound)."},
+                                "totalIsLowerBound": {"const": true, "description": "Present when more than 100 entities match: total is then the number known to match, not all of them."},
                                 "nextCursor": {"type": "string", "description": "The cursor of the next page; absent on the last page (and at 10,000 results)."}}}
     },
     "complete": {"description": "Completions of the last word being typed, as the records write it, most frequent first, with the number of entities that hold each; with words before the last, only among the entities that match them.",

@@ -84,7 +84,7 @@ struct SearchCursor: Equatable {
 
 extension EntityStore {
     /// A search's `total` is exact up to this many matches; beyond, it is a lower bound.
-    public static let maxExactTotal = 1_000
+    public static let maxExactTotal = 100
 
     /// How many entities the search's phase that found its results matches, counting at most `maxExactTotal + 1`:
     /// the same candidates `TopK` ranks, under the same conditions.

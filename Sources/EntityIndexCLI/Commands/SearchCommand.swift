@@ -22,7 +22,7 @@ struct SearchCommand: Command {
             and accents are ignored; CJK text matches inside longer runs; ids match as typed, without separators or
             by their number. When nothing matches, words of five letters or more (inside compounds too) may match
             with typos, and a part of an id or code with a digit finds it (9444 finds K83913.39F29.59444AT). When
-            more results follow, stderr says how many match (exact up to 1,000) and the --cursor of the next page
+            more results follow, stderr says how many match (exact up to 100) and the --cursor of the next page
             (total and nextCursor with --json); pages reach the first 10,000 results.
             """, repeatable: ["type", "filter"], literalExample: "search -- --limit")
 

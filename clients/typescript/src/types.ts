@@ -220,9 +220,9 @@ export interface SearchParams {
 }
 export interface SearchResult<P extends PropertiesOf<P> = Properties> {
   entities: Entity<P>[];
-  /** How many entities match: exact up to 1,000, beyond it a lower bound (`totalIsLowerBound`). */
+  /** How many entities match: exact up to 100, beyond it a lower bound (`totalIsLowerBound`). */
   total: number;
-  /** Present when more than 1,000 entities match. */
+  /** Present when more than 100 entities match. */
   totalIsLowerBound?: true;
   /** The cursor of the next page; absent on the last page (and at 10,000 results). */
   nextCursor?: string;
