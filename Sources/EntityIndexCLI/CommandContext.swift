@@ -119,7 +119,15 @@ public final class CommandContext {
     public func handler() throws(EntityIndexError) -> RequestHandler {
         let store = try store()
         let fixed = fixedNow
-        return RequestHandler(store: store, clock: { fixed ?? Platform.nowMilliseconds() })
+        return RequestHandler(
+            store: store, clock: { fixed ?? Platform.nowMilliseconds() },
+            reopen: { [self] () throws(EntityIndexError) in try reopenStore() })
+    }
+
+    /// Opens the path again (a file was moved over the database, or it was removed, while a server had it open).
+    func reopenStore() throws(EntityIndexError) -> EntityStore {
+        openedStore = nil
+        return try store()
     }
 
     /// Runs a request the way the pipe runs it.

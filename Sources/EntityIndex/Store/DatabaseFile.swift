@@ -60,9 +60,15 @@ struct DatabaseFile {
     /// How to open the file: read-write, or for a file this process cannot write, in a way that sees every
     /// committed change and leaves no file behind.
     func access() throws(EntityIndexError) -> Access {
-        guard readOnly else { return .readWrite(sqliteName) }
+        guard readOnly else {
+            try checkWALIndexIsItsOwn()
+            return .readWrite(sqliteName)
+        }
         guard (Self.size(resolvedName + "-wal") ?? 0) > 0 else { return .immutable(Self.immutableURI(sqliteName)) }
-        if Self.size(resolvedName + "-shm") != nil { return .readOnly(sqliteName) }
+        if Self.size(resolvedName + "-shm") != nil {
+            try checkWALIndexIsItsOwn()
+            return .readOnly(sqliteName)
+        }
         let held = HeldSignals()
         do {
             return try Self.privateCopy(of: resolvedName, held: held)
@@ -226,23 +232,22 @@ struct DatabaseFile {
     }
 }
 
-/// Who holds a lock on the database, found with `fcntl(F_GETLK)` on the byte SQLite's write lock uses.
+/// Who holds a lock on the database, found in the kernel's lock table (`WALIndex.locks`), which needs no
+/// descriptor of the `-shm` file: closing one would drop this process's own locks on it.
 enum LockHolder {
     /// The WAL write lock: byte 120 of the `-shm` file (https://sqlite.org/walformat.html#the_wal_index_file_format).
-    static let walWriteLockOffset = 120
+    static let walWriteLockOffset: UInt64 = 120
 
     /// "process 1234 (entityidx ingest big.ndjson, running for 42 s)", or nil when no other process holds it.
     static func describe(databasePath path: String) -> String? {
-        let fd = open(path + "-shm", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var lock = flock()
-        lock.l_type = Int16(F_WRLCK)
-        lock.l_whence = Int16(SEEK_SET)
-        lock.l_start = off_t(walWriteLockOffset)
-        lock.l_len = 1
-        guard fcntl(fd, F_GETLK, &lock) == 0, lock.l_type != Int16(F_UNLCK), lock.l_pid > 0 else { return nil }
-        let pid = lock.l_pid
+        guard let shm = DatabaseFile.identity(path + "-shm"),
+            let pid = WALIndex.writer(of: shm, byte: walWriteLockOffset)
+        else { return nil }
+        return describe(pid: pid)
+    }
+
+    /// "process 1234 (entityidx pipe, running for 42 s)": its command line and age when they can be read.
+    static func describe(pid: Int32) -> String {
         var text = "process \(pid)"
         var details: [String] = []
         if let command = read("/proc/\(pid)/cmdline") {
