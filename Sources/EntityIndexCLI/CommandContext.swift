@@ -86,7 +86,7 @@ public final class CommandContext {
         }
         if store.readsACopy {
             errorOutput(
-                "warning: \(dbPath) is read-only and has changes in its -wal file that cannot be read in place (there is no -shm file, and this process may not create one); a private copy with them applied is read instead\n"
+                "warning: \(dbPath) is read-only and has changes in its -wal file that cannot be read in place (there is no -shm file, and this process may not create one); a private copy with them applied is read instead (one per version of the file, shared by its readers)\n"
             )
         }
         if !store.textVersionIsCurrent {

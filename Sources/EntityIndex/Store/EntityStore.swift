@@ -67,19 +67,10 @@ public final class EntityStore {
             switch access {
             case .readWrite(let name): db = try Connection(path: name, mode: .readWrite)
             case .readOnly(let name): db = try Connection(path: name, mode: .readOnly)
-            case .immutable(let uri), .copy(let uri, _, _): db = try Connection(path: uri, mode: .immutable)
+            case .immutable(let uri), .copy(let uri): db = try Connection(path: uri, mode: .immutable)
             }
         } catch {
-            if case .copy(_, let folder, let held) = access {
-                DatabaseFile.removeCopy(folder)
-                held.release()
-            }
             throw EntityIndexError(.storage, "cannot open the database \(path): \(error.message)", cause: error)
-        }
-        // The open copy is read through its descriptor; its files go at once.
-        if case .copy(_, let folder, let held) = access {
-            DatabaseFile.removeCopy(folder)
-            held.release()
         }
         readsACopy = { if case .copy = access { true } else { false } }()
         identity = path == DatabaseFile.inMemory ? nil : DatabaseFile.identity(file.sqliteName)
