@@ -117,9 +117,23 @@ import Testing
 
     /// An index in a folder only root may write, whose writer died with two records still in its -wal (and its
     /// -shm, unless `keepShm` is false); `TMPDIR` for the unprivileged reader is `scratch`.
-    func readOnlyIndexWithAWal(keepShm: Bool = true) throws -> (dir: String, db: String, scratch: String) {
+    /// With `fillerBytes`, the index first gets a table of that many bytes (so that a copy takes its time).
+    func readOnlyIndexWithAWal(keepShm: Bool = true, fillerBytes: Int = 0) throws -> (
+        dir: String, db: String, scratch: String
+    ) {
         let dir = TestSupport.temporaryDirectory()
         let db = dir + "/i.sqlite"
+        if fillerBytes > 0 {
+            let made = try Binary.run(
+                ["--db", db, "ingest", "-"], input: JSONWriter.string(TestSupport.record("t", "0", "Zero")))
+            #expect(made.status == 0, "\(made.stderr)")
+            let filler = Process()
+            filler.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+            filler.arguments = [db, "CREATE TABLE filler(b); INSERT INTO filler VALUES (zeroblob(\(fillerBytes)))"]
+            try filler.run()
+            filler.waitUntilExit()
+            #expect(filler.terminationStatus == 0)
+        }
         let writer = try PipeProcess(db: db)
         let records: JSONValue = [
             TestSupport.record("task", "1", "Walrus one"), TestSupport.record("task", "2", "Walrus two"),

@@ -6,19 +6,8 @@ import Testing
 /// A file moved over the database of a running pipe or MCP server: the server's changes stay in its own file, the
 /// `-wal` at the path is never applied to the new one, and the server and a fresh command read the new file.
 @Suite(.serialized) struct ReplacementTests {
-    /// A pipe request, or the MCP tool of the same method; returns the result, or the error's `data.code`.
     func call(_ p: PipeProcess, _ command: String, _ method: String, _ params: JSONValue) -> (JSONValue?, String?) {
-        guard command == "mcp" else {
-            let (result, error) = p.call(method, params)
-            return (result, error?["data"]?["code"]?.string ?? error.map { JSONWriter.string($0) })
-        }
-        let tool = ["ingest": "ingest_records", "stats": "index_stats"][method] ?? method
-        let (result, error) = p.call(
-            "tools/call", ["name": .string(tool), "arguments": params, "_meta": ProtocolBoundsTests.meta])
-        if result?["isError"]?.bool == true {
-            return (nil, result?["_meta"]?["entityidx/error"]?["data"]?["code"]?.string ?? "?")
-        }
-        return (result?["structuredContent"], error.map { JSONWriter.string($0) })
+        p.call(through: command, method, params)
     }
 
     func size(_ path: String) -> Int {
