@@ -14,6 +14,10 @@ int eidx_sqlite_db_defensive(sqlite3 *db, int on) {
     return sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, on, (int *)0);
 }
 
+int eidx_sqlite_no_checkpoint_on_close(sqlite3 *db) {
+    return sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, (int *)0);
+}
+
 /* Turns SQLite's memory statistics off, once, before the first connection: they take a process-wide mutex on every
  * allocation (a few percent of an ingest), and nothing here reads them. */
 static pthread_once_t configure_once = PTHREAD_ONCE_INIT;

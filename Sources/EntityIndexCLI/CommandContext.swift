@@ -86,7 +86,7 @@ public final class CommandContext {
         }
         if store.readsACopy {
             errorOutput(
-                "warning: \(dbPath) is read-only and has changes in its -wal file that cannot be read in place (there is no -shm file, and this process may not create one); a private copy with them applied is read instead\n"
+                "warning: \(dbPath) is read-only and has changes in its -wal file that cannot be read in place (there is no -shm file, and this process may not create one); a private copy with them applied is read instead (one per version of the file, shared by its readers)\n"
             )
         }
         if !store.textVersionIsCurrent {
@@ -124,7 +124,15 @@ public final class CommandContext {
     public func handler() throws(EntityIndexError) -> RequestHandler {
         let store = try store()
         let fixed = fixedNow
-        return RequestHandler(store: store, clock: { fixed ?? Platform.nowMilliseconds() })
+        return RequestHandler(
+            store: store, clock: { fixed ?? Platform.nowMilliseconds() },
+            reopen: { [self] () throws(EntityIndexError) in try reopenStore() })
+    }
+
+    /// Opens the path again (a file was moved over the database, or it was removed, while a server had it open).
+    func reopenStore() throws(EntityIndexError) -> EntityStore {
+        openedStore = nil
+        return try store()
     }
 
     /// Runs a request the way the pipe runs it.

@@ -29,6 +29,11 @@ extension MCPServer {
             return .error(
                 RPCError(code: -32602, message: "\(name): arguments must be an object, got \(arguments.typeName)"))
         }
+        do {
+            try handler.prepare(for: Method(rawValue: tool.method) ?? .get)
+        } catch {
+            return RPCAnswer(.success(.object(toolError(error))), outOfRoom: false)
+        }
         // The result goes out twice (as text and as structured content): its records may take half the room.
         let store = handler.store
         let recordBudget = store.maxResultBytes
@@ -90,6 +95,7 @@ extension MCPServer {
         }
         let entity: JSONValue?
         do {
+            try handler.prepare(for: .get)
             entity = try handler.call("get", ["type": .string(type), "ids": [.string(id)]])["entities"]?.array?.first
         } catch {
             let code = error.isInvalidInput ? -32602 : -32603

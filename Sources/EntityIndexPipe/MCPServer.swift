@@ -84,6 +84,9 @@ public final class MCPServer: RPCService {
         }
     }
 
+    /// While no request comes: a file moved over the database is let go of within a second (as the pipe does).
+    public func idle() { handler.noticeReplacement() }
+
     // MARK: - Methods
 
     static let methods = [

@@ -53,6 +53,11 @@ public final class PipeServer: RPCService {
         guard let method = Method(rawValue: request.method) else {
             return .error(.methodNotFound(request.method, known: Method.names))
         }
+        do {
+            try handler.prepare(for: method)
+        } catch {
+            return .error(RPCError(error))
+        }
         // The engine stops reading records once they alone would pass the room left for the response.
         let store = handler.store
         let recordBudget = store.maxResultBytes
@@ -66,4 +71,8 @@ public final class PipeServer: RPCService {
     }
 
     public func isReadOnly(_ request: RPCRequest) -> Bool { Method(rawValue: request.method)?.reads ?? true }
+
+    /// While no request comes: a file moved over the database is let go of within a second, so that another
+    /// process may open the new one (see `RequestHandler.noticeReplacement`).
+    public func idle() { handler.noticeReplacement() }
 }

@@ -6,13 +6,56 @@ import JSON
 /// The pipe decodes each request's params with `Method`; the CLI builds the same request values from its options.
 /// Both run them through `perform`, and both encode results with the method's `encode`.
 public final class RequestHandler {
-    public let store: EntityStore
+    public private(set) var store: EntityStore
     /// The clock for each request: fixed by `--now`, else the wall clock.
     let clock: () -> Int64
+    /// Opens the path again, for a server whose file was replaced (nil: its requests stay `database_replaced`).
+    let reopen: (() throws(EntityIndexError) -> EntityStore)?
+    /// Set when the store let go of a replaced file: what the next write (or, after a batch was discarded, the
+    /// next request) is refused with, so that the client learns its earlier changes are not in the new file.
+    private var replacement: (message: String, batchDiscarded: Bool)?
 
-    public init(store: EntityStore, clock: @escaping () -> Int64) {
+    public init(
+        store: EntityStore, clock: @escaping () -> Int64,
+        reopen: (() throws(EntityIndexError) -> EntityStore)? = nil
+    ) {
         self.store = store
         self.clock = clock
+        self.reopen = reopen
+    }
+
+    // MARK: - A replaced file
+
+    /// Lets go of the store's file when the path no longer names it (see `EntityStore.letGoIfReplaced`) and opens
+    /// the path again; a server calls it before each request and when idle.
+    public func noticeReplacement() {
+        let batchOpen = store.batchIsOpen
+        guard store.letGoIfReplaced() else { return }
+        if replacement == nil {
+            let path = store.path
+            replacement = (
+                "the database file \(path) was replaced by another file (or removed) after this process opened it; "
+                    + (batchOpen ? "the open batch was discarded and " : "")
+                    + "nothing was written. The changes acknowledged before are in the file that was moved away; the next request uses the file now at \(path)",
+                batchOpen
+            )
+        }
+        if let reopen, let fresh = try? reopen() { store = fresh }
+    }
+
+    /// Before a request: lets go of a replaced file and opens the path again (an error when that fails), and
+    /// refuses the first write after a replacement (or any request, after a batch was discarded) with
+    /// `database_replaced`.
+    public func prepare(for method: Method) throws(EntityIndexError) {
+        noticeReplacement()
+        if store.isDetached {
+            guard let reopen else { throw EntityIndexError(.databaseReplaced, replacement?.message ?? "") }
+            store = try reopen()
+        }
+        if let replacement, replacement.batchDiscarded || !method.reads {
+            self.replacement = nil
+            throw EntityIndexError(.databaseReplaced, replacement.message)
+        }
     }
 
     /// Every method name.

@@ -68,8 +68,24 @@ public final class MessageReader {
         self.framing = framing
     }
 
-    public convenience init(fd: Int32, maxMessageBytes: Int, framing: Framing? = nil) {
-        self.init(source: { read(fd, $0.baseAddress, $0.count) }, maxMessageBytes: maxMessageBytes, framing: framing)
+    /// Reads from a descriptor; `idle` is called each `idleMilliseconds` that it waits for input.
+    public convenience init(
+        fd: Int32, maxMessageBytes: Int, framing: Framing? = nil, idle: (() -> Void)? = nil,
+        idleMilliseconds: Int32 = 1000
+    ) {
+        self.init(
+            source: { buffer in
+                if let idle {
+                    var waiting = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                    while true {
+                        let ready = poll(&waiting, 1, idleMilliseconds)
+                        if ready > 0 { break }
+                        if ready < 0 { return -1 }  // EINTR: the caller checks for a stop signal
+                        idle()
+                    }
+                }
+                return read(fd, buffer.baseAddress, buffer.count)
+            }, maxMessageBytes: maxMessageBytes, framing: framing)
     }
 
     public func next() -> Item {

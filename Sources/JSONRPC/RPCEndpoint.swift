@@ -15,6 +15,13 @@ public protocol RPCService: AnyObject {
     /// Whether the request leaves the service as it was: a read refused for want of room is then refused again,
     /// without being run, when a batch repeats it.
     func isReadOnly(_ request: RPCRequest) -> Bool
+
+    /// Called about once a second while no message arrives (work that must not wait for the next request).
+    func idle()
+}
+
+extension RPCService {
+    public func idle() {}
 }
 
 /// A service's answer to one request.

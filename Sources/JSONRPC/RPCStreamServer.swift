@@ -28,7 +28,9 @@ public struct RPCStreamServer {
     /// Serves until end of input or a stop signal; returns the process exit status (128 + the signal after one).
     public func run() -> Int32 {
         eidx_install_stop_signals()
-        let reader = MessageReader(fd: input, maxMessageBytes: endpoint.limits.maxMessageBytes, framing: framing)
+        let service = endpoint.service
+        let reader = MessageReader(
+            fd: input, maxMessageBytes: endpoint.limits.maxMessageBytes, framing: framing, idle: { service.idle() })
         let writer = MessageWriter(fd: output)
         loop: while eidx_stop_signal() == 0 {
             let item = reader.next()

@@ -177,6 +177,13 @@ public final class Connection: @unchecked Sendable {
         waitForLocks(timeoutSeconds: Double(milliseconds) / 1000)
     }
 
+    /// Makes closing this connection leave its `-wal` and `-shm` files untouched: no checkpoint into the database
+    /// file and no deletion (https://sqlite.org/c3ref/c_dbconfig_defensive.html#sqlitedbconfignockptonclose), for a
+    /// connection whose file is no longer the one at its path, so that its close cannot act on another file's.
+    public func skipCheckpointOnClose() {
+        eidx_sqlite_no_checkpoint_on_close(handle)
+    }
+
     public static var libraryVersion: String { String(cString: sqlite3_libversion()) }
 }
 

@@ -115,13 +115,25 @@ import Testing
         #expect(later.status == 0, "a later writer is not blocked: \(later.stderr)")
     }
 
-    /// A read-only index whose writer died with changes still in its -wal: they are read, through the -shm left
-    /// beside it, or from a private copy when there is none (which this process may not create); nothing is left
-    /// behind. Before, the file was opened immutable and those changes were not seen.
-    @Test func aReadOnlyIndexWithChangesInItsWalIsReadWhole() throws {
-        guard canDropPrivileges else { return }
+    /// An index in a folder only root may write, whose writer died with two records still in its -wal (and its
+    /// -shm, unless `keepShm` is false); `TMPDIR` for the unprivileged reader is `scratch`.
+    /// With `fillerBytes`, the index first gets a table of that many bytes (so that a copy takes its time).
+    func readOnlyIndexWithAWal(keepShm: Bool = true, fillerBytes: Int = 0) throws -> (
+        dir: String, db: String, scratch: String
+    ) {
         let dir = TestSupport.temporaryDirectory()
         let db = dir + "/i.sqlite"
+        if fillerBytes > 0 {
+            let made = try Binary.run(
+                ["--db", db, "ingest", "-"], input: JSONWriter.string(TestSupport.record("t", "0", "Zero")))
+            #expect(made.status == 0, "\(made.stderr)")
+            let filler = Process()
+            filler.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+            filler.arguments = [db, "CREATE TABLE filler(b); INSERT INTO filler VALUES (zeroblob(\(fillerBytes)))"]
+            try filler.run()
+            filler.waitUntilExit()
+            #expect(filler.terminationStatus == 0)
+        }
         let writer = try PipeProcess(db: db)
         let records: JSONValue = [
             TestSupport.record("task", "1", "Walrus one"), TestSupport.record("task", "2", "Walrus two"),
@@ -131,13 +143,27 @@ import Testing
         #expect((try? FileManager.default.attributesOfItem(atPath: db + "-wal"))?[.size] as? Int ?? 0 > 0)
         for suffix in ["", "-wal", "-shm"] { #expect(chmod(db + suffix, 0o644) == 0) }
         #expect(chmod(dir, 0o755) == 0)
+        if !keepShm { #expect(unlink(db + "-shm") == 0) }
         let scratch = TestSupport.temporaryDirectory()
         #expect(chmod(scratch, 0o777) == 0)
-        func search() throws -> Binary.Result {
-            try run(
-                ["--db", db, "--now", "2026-03-02T09:00:00Z", "search", "walrus", "--json"], in: dir, asNobody: true,
-                environment: ["TMPDIR": scratch])
-        }
+        return (dir, db, scratch)
+    }
+
+    /// `search walrus` as the unprivileged user.
+    func searchAsNobody(_ dir: String, _ db: String, _ scratch: String) throws -> Binary.Result {
+        try run(
+            ["--db", db, "--now", "2026-03-02T09:00:00Z", "search", "walrus", "--json"], in: dir, asNobody: true,
+            environment: ["TMPDIR": scratch])
+    }
+
+    /// A read-only index whose writer died with changes still in its -wal: they are read, through the -shm left
+    /// beside it, or from a private copy when there is none (which this process may not create); nothing is left
+    /// beside the index, and the copy is kept once for the next readers. Before, the file was opened immutable
+    /// and those changes were not seen.
+    @Test func aReadOnlyIndexWithChangesInItsWalIsReadWhole() throws {
+        guard canDropPrivileges else { return }
+        let (dir, db, scratch) = try readOnlyIndexWithAWal()
+        func search() throws -> Binary.Result { try searchAsNobody(dir, db, scratch) }
         let files = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
         let throughShm = try search()
         #expect(throughShm.status == 0, "\(throughShm.stderr)")
@@ -151,6 +177,14 @@ import Testing
         #expect(copied.stderr.contains("private copy"), "\(copied.stderr)")
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == files.filter { !$0.hasSuffix("-shm") })
-        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch).isEmpty, "the copy is removed")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch) == ["entityidx-65534"])
+        #expect(copies(scratch).count == 1, "one copy, kept for the next readers")
+    }
+
+    /// The private copies in `scratch` (the unprivileged user's folder of them), and anything else in it.
+    func copies(_ scratch: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: scratch + "/entityidx-65534")) ?? []).filter {
+            $0.hasSuffix(".sqlite")
+        }
     }
 }

@@ -188,52 +188,60 @@ struct HostileSoakTests {
         #expect(peak < 500_000)
     }
 
+    /// A server through which the Spotlight cases run: the pipe, or `mcp --allow-writes` (its `spotlight_query`
+    /// tool hands an assistant the same lever).
+    func server(_ command: String) throws -> PipeProcess {
+        try PipeProcess(db: fresh(), extra: command == "mcp" ? ["--allow-writes"] : [], command: command)
+    }
+
     /// Core Spotlight's `t` and `w` against a description of 1 MB: linear in the value, memory of the pattern's size.
-    @Test func spotlightWordsAndTokensAgainstAMegabyte() throws {
-        let p = try PipeProcess(db: fresh())
+    @Test(arguments: ["pipe", "mcp"]) func spotlightWordsAndTokensAgainstAMegabyte(_ command: String) throws {
+        let p = try server(command)
         defer { p.close() }
         let long = (0..<330_000).map { "w\($0 % 10)" }.joined(separator: " ")  // 1 MB of `w0 w1 … w9 w0 …`
         let repeats = Array(repeating: "a", count: 500_000).joined(separator: " ")  // 1 MB of `a a a …`
         let ingested = p.call(
-            "ingest",
+            through: command, "ingest",
             [
                 "records": [
                     TestSupport.record("doc", "long", "Long", [("description", .string(long))]),
                     TestSupport.record("doc", "repeats", "Repeats", [("description", .string(repeats))]),
                 ]
             ])
-        #expect(ingested.error == nil)
+        #expect(ingested.code == nil)
         let words = (0..<16_000).map { "w\(($0 + 3) % 10)" }.joined(separator: " ")  // 48 KB
         var t = monotonic()
-        var answer = p.call("spotlight", ["query": .string("textContent == \"\(words)\"t")])
+        var answer = p.call(through: command, "spotlight", ["query": .string("textContent == \"\(words)\"t")])
         report(
-            "t, a pattern of 16,000 words against 1 MB: \(Int((monotonic() - t) * 1000)) ms, \(answer.result?["entities"]?.array?.count ?? -1) found, peak resident \(p.peakKiB / 1024) MiB (was 72.7 s and 8.0 GB)"
+            "\(command): t, a pattern of 16,000 words against 1 MB: \(Int((monotonic() - t) * 1000)) ms, \(answer.result?["entities"]?.array?.count ?? -1) found, peak resident \(p.peakKiB / 1024) MiB (was 72.7 s and 8.0 GB)"
         )
         #expect(answer.result?["entities"]?.array?.count == 1)
         #expect(monotonic() - t < 10)
         let pattern = Array(repeating: "a", count: 999).joined(separator: " ") + " b"
         t = monotonic()
-        answer = p.call("spotlight", ["query": .string("textContent == \"\(pattern)\"w")])
+        answer = p.call(through: command, "spotlight", ["query": .string("textContent == \"\(pattern)\"w")])
         report(
-            "w, a a … b (1,000 words) against 1 MB of a a a …: \(Int((monotonic() - t) * 1000)) ms, \(answer.result?["entities"]?.array?.count ?? -1) found (was 94.7 s)"
+            "\(command): w, a a … b (1,000 words) against 1 MB of a a a …: \(Int((monotonic() - t) * 1000)) ms, \(answer.result?["entities"]?.array?.count ?? -1) found (was 94.7 s)"
         )
         #expect(answer.result?["entities"] == [])
         #expect(monotonic() - t < 10)
-        report("peak resident \(p.peakKiB / 1024) MiB")
+        report("\(command): peak resident \(p.peakKiB / 1024) MiB")
         #expect(p.peakKiB < 600_000)
+        #expect(
+            p.call(through: command, "stats", [:]).result?["entities"] == JSONValue(2), "the next request is served")
     }
 
     /// Comparisons that read every description of 64k entities (1.5 KB each), OR'd: the budget bounds what they
     /// read together, whatever their number.
-    @Test func orredSpotlightScansOfLongDescriptions() throws {
-        let p = try PipeProcess(db: fresh())
+    @Test(arguments: ["pipe", "mcp"]) func orredSpotlightScansOfLongDescriptions(_ command: String) throws {
+        let p = try server(command)
         defer { p.close() }
         let text = String(repeating: "words about the item and some more of them ", count: 35)  // 1.5 KB
         for chunk in stride(from: 0, to: 64_000, by: 8_000) {
             let records = (chunk..<(chunk + 8_000)).map { i in
                 TestSupport.record("item", "\(i)", "Item \(i)", [("description", .string(text + "n\(i)"))])
             }
-            #expect(p.call("ingest", ["records": .array(records)]).error == nil)
+            #expect(p.call(through: command, "ingest", ["records": .array(records)]).code == nil)
         }
         for (form, make) in [
             ("w", { (k: Int) in #"textContent == "x\#(k)"w"# }), ("*x*cd", { #"textContent == "*x\#($0)*"cd"# }),
@@ -241,15 +249,16 @@ struct HostileSoakTests {
             for count in [1, 8, 100, 512] {
                 let query = (0..<count).map(make).joined(separator: " || ")
                 let t = monotonic()
-                let answer = p.call("spotlight", ["query": .string(query)])
+                let answer = p.call(through: command, "spotlight", ["query": .string(query)])
                 let took = monotonic() - t
                 report(
-                    "\(count) OR'd \(form) over 64k descriptions of 1.5 KB: \(Int(took * 1000)) ms, \(answer.error?["data"]?["code"] ?? "answered") (was 0.7–1.6 s for one, 5.5 s for 8, over 90 s for 100, about 6 minutes for 512)"
+                    "\(command): \(count) OR'd \(form) over 64k descriptions of 1.5 KB: \(Int(took * 1000)) ms, \(answer.code ?? "answered"), peak resident \(p.peakKiB / 1024) MiB (was 0.7–1.6 s for one, 5.5 s for 8, over 90 s for 100, about 6 minutes for 512)"
                 )
-                #expect(answer.result != nil || answer.error?["data"]?["code"] == "resource_exhausted")
+                #expect(answer.result != nil || answer.code == "resource_exhausted")
                 #expect(took < 10)
             }
         }
-        #expect(p.call("stats").result?["entities"] == JSONValue(64_000), "the next line is served")
+        let stats = p.call(through: command, "stats", [:])
+        #expect(stats.result?["entities"] == JSONValue(64_000), "the next request is served")
     }
 }

@@ -21,6 +21,9 @@ void eidx_sqlite_configure(void);
 int eidx_sqlite_register_rank(sqlite3 *db);
 /* Turns defensive mode on (sqlite3_db_config is variadic). */
 int eidx_sqlite_db_defensive(sqlite3 *db, int on);
+/* Makes closing the connection leave the -wal and -shm files as they are: no checkpoint, no deletion
+ * (SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE; sqlite3_db_config is variadic). */
+int eidx_sqlite_no_checkpoint_on_close(sqlite3 *db);
 
 /* ---- Stored records (zlib raw deflate, level 1) ------------------------------------------------------- */
 

@@ -31,9 +31,9 @@ struct DatabaseFile {
         /// Read-only through the `-shm` and `-wal` already there: changes still in the `-wal` are read.
         case readOnly(String)
         /// A private copy of the file with its `-wal` applied, for a `-wal` that cannot be read in place (it has
-        /// no `-shm`, which this process may not create); the copy's files are removed once it is open. Stop
-        /// signals are held back until then, so that no copy is left behind.
-        case copy(String, folder: String, held: HeldSignals)
+        /// no `-shm`, which this process may not create): one per version of the file, shared by the readers
+        /// that need it (see `ReadOnlyCopies`).
+        case copy(String)
     }
 
     init(path: String) throws(EntityIndexError) {
@@ -60,16 +60,17 @@ struct DatabaseFile {
     /// How to open the file: read-write, or for a file this process cannot write, in a way that sees every
     /// committed change and leaves no file behind.
     func access() throws(EntityIndexError) -> Access {
-        guard readOnly else { return .readWrite(sqliteName) }
-        guard (Self.size(resolvedName + "-wal") ?? 0) > 0 else { return .immutable(Self.immutableURI(sqliteName)) }
-        if Self.size(resolvedName + "-shm") != nil { return .readOnly(sqliteName) }
-        let held = HeldSignals()
-        do {
-            return try Self.privateCopy(of: resolvedName, held: held)
-        } catch {
-            held.release()
-            throw error
+        guard readOnly else {
+            try checkWALIndexIsItsOwn()
+            return .readWrite(sqliteName)
         }
+        ReadOnlyCopies.sweep()
+        guard (Self.size(resolvedName + "-wal") ?? 0) > 0 else { return .immutable(Self.immutableURI(sqliteName)) }
+        if Self.size(resolvedName + "-shm") != nil {
+            try checkWALIndexIsItsOwn()
+            return .readOnly(sqliteName)
+        }
+        return .copy(Self.immutableURI(try ReadOnlyCopies.copy(of: resolvedName)))
     }
 
     /// The path with symbolic links followed; the path itself when it names nothing.
@@ -79,67 +80,10 @@ struct DatabaseFile {
         return String(cString: real)
     }
 
-    /// SIGINT and SIGTERM blocked (left pending) from `init` to `release`, for work that must not be cut short.
-    struct HeldSignals {
-        private var previous = sigset_t()
-
-        init() {
-            var set = sigset_t()
-            sigemptyset(&set)
-            sigaddset(&set, SIGINT)
-            sigaddset(&set, SIGTERM)
-            pthread_sigmask(SIG_BLOCK, &set, &previous)
-        }
-
-        /// Restores the mask; a signal that came meanwhile is delivered now.
-        func release() {
-            var mask = previous
-            pthread_sigmask(SIG_SETMASK, &mask, nil)
-        }
-    }
-
     /// The size of the file at `path`, nil when there is none.
     static func size(_ path: String) -> Int? {
         var st = stat()
         return stat(path, &st) == 0 ? Int(st.st_size) : nil
-    }
-
-    /// Copies the database and its `-wal` into a new private folder and applies the `-wal` there (a checkpoint),
-    /// so that the copy can be opened immutable.
-    static func privateCopy(of path: String, held: HeldSignals) throws(EntityIndexError) -> Access {
-        let given = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
-        var folder: String?
-        var problem = ""
-        for base in [given, "/tmp"].compactMap({ $0 }) where folder == nil {
-            var template = Array((base + "/entityidx-XXXXXX").utf8CString)
-            if let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) {
-                folder = String(cString: made)
-            } else {
-                problem += "\(problem.isEmpty ? "" : "; ")\(base): \(String(cString: strerror(errno)))"
-            }
-        }
-        guard let folder else {
-            throw EntityIndexError(
-                .io,
-                "the database \(path) has changes in its -wal file that can only be read with a -shm file beside it, which this process may not create, and no private copy could be made (\(problem)); open it once with write access (any command) to fold the -wal into the database"
-            )
-        }
-        let base = DatabaseFile.folder(of: folder)
-        let copy = folder + "/index.sqlite"
-        do {
-            try copyFile(path, to: copy)
-            try copyFile(path + "-wal", to: copy + "-wal")
-            let connection = try Connection(path: copy, mode: .readWrite)
-            try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            try connection.execute("PRAGMA journal_mode = DELETE")
-        } catch {
-            removeCopy(folder)
-            throw EntityIndexError(
-                .io,
-                "the database \(path) has changes in its -wal file that can only be read with a -shm file beside it, which this process may not create; a private copy in \(base) failed (\(error)); open it once with write access (any command) to fold the -wal into the database"
-            )
-        }
-        return .copy(immutableURI(copy), folder: folder, held: held)
     }
 
     static func copyFile(_ from: String, to: String) throws(EntityIndexError) {
@@ -167,12 +111,6 @@ struct DatabaseFile {
                 offset += w
             }
         }
-    }
-
-    /// Removes a private copy's folder and what is in it.
-    static func removeCopy(_ folder: String) {
-        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(folder + "/index.sqlite" + suffix) }
-        rmdir(folder)
     }
 
     /// Creates the file, empty, readable by its owner only, when nothing is there; a symbolic link that points
@@ -226,23 +164,22 @@ struct DatabaseFile {
     }
 }
 
-/// Who holds a lock on the database, found with `fcntl(F_GETLK)` on the byte SQLite's write lock uses.
+/// Who holds a lock on the database, found in the kernel's lock table (`WALIndex.locks`), which needs no
+/// descriptor of the `-shm` file: closing one would drop this process's own locks on it.
 enum LockHolder {
     /// The WAL write lock: byte 120 of the `-shm` file (https://sqlite.org/walformat.html#the_wal_index_file_format).
-    static let walWriteLockOffset = 120
+    static let walWriteLockOffset: UInt64 = 120
 
     /// "process 1234 (entityidx ingest big.ndjson, running for 42 s)", or nil when no other process holds it.
     static func describe(databasePath path: String) -> String? {
-        let fd = open(path + "-shm", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var lock = flock()
-        lock.l_type = Int16(F_WRLCK)
-        lock.l_whence = Int16(SEEK_SET)
-        lock.l_start = off_t(walWriteLockOffset)
-        lock.l_len = 1
-        guard fcntl(fd, F_GETLK, &lock) == 0, lock.l_type != Int16(F_UNLCK), lock.l_pid > 0 else { return nil }
-        let pid = lock.l_pid
+        guard let shm = DatabaseFile.identity(path + "-shm"),
+            let pid = WALIndex.writer(of: shm, byte: walWriteLockOffset)
+        else { return nil }
+        return describe(pid: pid)
+    }
+
+    /// "process 1234 (entityidx pipe, running for 42 s)": its command line and age when they can be read.
+    static func describe(pid: Int32) -> String {
         var text = "process \(pid)"
         var details: [String] = []
         if let command = read("/proc/\(pid)/cmdline") {

@@ -10,8 +10,14 @@ import SQLite
 /// Opening never writes for a read, except the schema migrations a read needs: a database indexed by another
 /// version of the text pipeline is still searched, and rebuilt by its first write (or `rebuild()`), once.
 public final class EntityStore {
-    let db: Connection
+    /// The connection; once the store has let go of a replaced file (`letGoIfReplaced`), a placeholder.
+    var db: Connection
     public let path: String
+    /// The file the path led to at open, symbolic links followed: its `-wal` and `-shm` are beside it.
+    let resolvedPath: String
+    /// The store has let go of its file, which the path no longer names (see `letGoIfReplaced`): open the path
+    /// again for what is there now.
+    public internal(set) var isDetached = false
     /// The clock: fixed by `--now`, else the wall clock at open.
     public var now: Int64
     /// Changes made between `batch.begin` and `batch.end` are held in an open transaction.
@@ -55,24 +61,16 @@ public final class EntityStore {
         self.onRebuild = onRebuild
         let file = try DatabaseFile(path: path)
         isReadOnly = file.readOnly
+        resolvedPath = file.resolvedName
         let access = try file.access()
         do {
             switch access {
             case .readWrite(let name): db = try Connection(path: name, mode: .readWrite)
             case .readOnly(let name): db = try Connection(path: name, mode: .readOnly)
-            case .immutable(let uri), .copy(let uri, _, _): db = try Connection(path: uri, mode: .immutable)
+            case .immutable(let uri), .copy(let uri): db = try Connection(path: uri, mode: .immutable)
             }
         } catch {
-            if case .copy(_, let folder, let held) = access {
-                DatabaseFile.removeCopy(folder)
-                held.release()
-            }
             throw EntityIndexError(.storage, "cannot open the database \(path): \(error.message)", cause: error)
-        }
-        // The open copy is read through its descriptor; its files go at once.
-        if case .copy(_, let folder, let held) = access {
-            DatabaseFile.removeCopy(folder)
-            held.release()
         }
         readsACopy = { if case .copy = access { true } else { false } }()
         identity = path == DatabaseFile.inMemory ? nil : DatabaseFile.identity(file.sqliteName)
@@ -94,6 +92,8 @@ public final class EntityStore {
             throw EntityIndexError.wrap(error, doing: "opening \(path)")
         }
     }
+
+    deinit { letGoIfReplaced() }
 
     /// Refuses a SQLite file that is not an entity index, reading only; returns whether the database is empty.
     ///
@@ -205,14 +205,12 @@ public final class EntityStore {
     /// write would go to a file nobody will open again.
     func checkFile() throws {
         guard let identity else { return }
-        let current = DatabaseFile.identity(
-            DatabaseFile.inMemory == path ? path : (path.hasPrefix("file:") ? "./" + path : path))
-        guard current == identity else {
-            throw EntityIndexError(
-                .databaseReplaced,
-                "the database file \(path) was \(current == nil ? "removed" : "replaced by another file") after it was opened; nothing was written (open it again)"
-            )
-        }
+        let current = isDetached ? nil : currentIdentity
+        guard current != identity else { return }
+        let what = isDetached ? "replaced or removed" : current == nil ? "removed" : "replaced by another file"
+        throw EntityIndexError(
+            .databaseReplaced,
+            "the database file \(path) was \(what) after it was opened; nothing was written (open it again)")
     }
 
     /// Runs a write: in its own transaction, or inside the open batch. Every write purges expired entities.
