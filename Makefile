@@ -127,12 +127,12 @@ bench-spotlight: release
 	.build/release/entityidx-bench spotlight $(DEBIAN_CORPUS) --binary $(BIN) --out docs
 
 # libFuzzer on record decoding and validation, the text pipeline, the query builder, the Core Spotlight query
-# parser and the JSON-RPC framing, lines and LSP headers mixed (FUZZ_SECONDS each).
+# parser, the JSON-RPC framing, lines and LSP headers mixed, and serve's HTTP/1.1 request parser (FUZZ_SECONDS each).
 FUZZ_SECONDS ?= 60
 fuzz: deps
 	$(SWIFT) build -c release --product entityidx-fuzz -Xswiftc -sanitize=fuzzer -Xswiftc -DFUZZING -Xswiftc -parse-as-library \
 		--build-path .build/fuzz
-	@for t in records text queries spotlight framing; do \
+	@for t in records text queries spotlight framing http; do \
 		mkdir -p .build/fuzz/corpus-$$t; \
 		echo "== fuzz $$t ($(FUZZ_SECONDS) s)"; \
 		FUZZ_TARGET=$$t .build/fuzz/release/entityidx-fuzz -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \

@@ -1,0 +1,364 @@
+/// The bounds of what a request may hold.
+public struct HTTPLimits: Sendable {
+    /// The longest request line, its line end included (a longer one: 414 when the method and a space came, else 400).
+    public var maxRequestLineBytes: Int
+    /// The most bytes of header lines after the request line, line ends included (431 beyond).
+    public var maxHeaderBytes: Int
+    /// The most header fields (431 beyond).
+    public var maxHeaderCount: Int
+    /// The largest `Content-Length` accepted (413 beyond, before any of the body is read).
+    public var maxBodyBytes: Int
+
+    public init(
+        maxRequestLineBytes: Int = 8192, maxHeaderBytes: Int = 16384, maxHeaderCount: Int = 64,
+        maxBodyBytes: Int = 64 << 20
+    ) {
+        self.maxRequestLineBytes = maxRequestLineBytes
+        self.maxHeaderBytes = maxHeaderBytes
+        self.maxHeaderCount = maxHeaderCount
+        self.maxBodyBytes = maxBodyBytes
+    }
+}
+
+/// An incremental, strict parser of HTTP/1.1 requests ([RFC 9112](https://www.rfc-editor.org/rfc/rfc9112)): bytes
+/// in as they arrive, requests out, one after another on a keep-alive connection.
+///
+/// Bodies are `Content-Length` only; every departure from the grammar is a failure with its status (the rules are
+/// in docs/http.md). After a failure the parser delivers nothing more: the connection is to be answered and closed.
+public struct HTTPParser {
+    public enum Step: Equatable {
+        /// A whole request.
+        case request(HTTPRequestBox)
+        /// More bytes are needed.
+        case needMore
+        /// The bytes are not a request this server reads.
+        case failure(HTTPFailure)
+    }
+
+    public let limits: HTTPLimits
+    private var buffer: [UInt8] = []
+    /// Where the unread bytes start.
+    private var start = 0
+    /// How far the current line has been searched for its end.
+    private var scanned = 0
+    private var state = State.requestLine
+    private var failed: HTTPFailure?
+    /// The request being read.
+    private var method = ""
+    private var target = ""
+    private var minor = 1
+    private var fields: [(name: String, value: String)] = []
+    private var headerBytes = 0
+    /// True once the head of a request that asked for `Expect: 100-continue` is read and its body is awaited; the
+    /// server sends `100 Continue` and clears it.
+    public var expectsContinue = false
+
+    private enum State { case requestLine, headers, body(Int) }
+
+    public init(limits: HTTPLimits = HTTPLimits()) { self.limits = limits }
+
+    /// Adds bytes read from the connection.
+    public mutating func append(_ bytes: some Collection<UInt8>) {
+        if start > 0, start >= buffer.count / 2 {
+            buffer.removeFirst(start)
+            scanned -= start
+            start = 0
+        }
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// Whether part of a request has arrived (bytes are buffered, or a head is read and its body awaited).
+    public var hasPartialRequest: Bool {
+        if case .body = state { return true }
+        if case .headers = state { return true }
+        return start < buffer.count
+    }
+
+    /// The next request, or what stops it.
+    public mutating func next() -> Step {
+        if let failed { return .failure(failed) }
+        while true {
+            switch state {
+            case .body(let length):
+                guard buffer.count - start >= length else { return .needMore }
+                let body = Array(buffer[start..<(start + length)])
+                start += length
+                scanned = start
+                expectsContinue = false
+                state = .requestLine
+                return .request(HTTPRequestBox(finish(body: body)))
+            case .requestLine, .headers:
+                let line: ArraySlice<UInt8>
+                switch takeLine() {
+                case .none: return .needMore
+                case .some(.failure(let failure)): return fail(failure)
+                case .some(.success(let taken)): line = taken
+                }
+                if case .requestLine = state {
+                    // Empty lines before a request line are ignored (RFC 9112 §2.2).
+                    if line.isEmpty { continue }
+                    if let failure = readRequestLine(line) { return fail(failure) }
+                    state = .headers
+                    continue
+                }
+                if !line.isEmpty {
+                    if let failure = readField(line) { return fail(failure) }
+                    continue
+                }
+                switch bodyLength() {
+                case .failure(let failure): return fail(failure)
+                case .success(let length):
+                    state = .body(length)
+                    if length == 0 { continue }
+                    if let expect = field("expect") {
+                        guard expect.lowercased() == "100-continue" else {
+                            return fail(
+                                HTTPFailure(
+                                    417, "Expect \(Self.quoted(expect)) is not supported; send the body without it"))
+                        }
+                        if minor == 1, buffer.count == start { expectsContinue = true }
+                    }
+                }
+            }
+        }
+    }
+
+    private mutating func fail(_ failure: HTTPFailure) -> Step {
+        failed = failure
+        return .failure(failure)
+    }
+
+    // MARK: - Lines
+
+    /// The next line without its CR LF; nil when it has not all arrived; a failure for a bare CR or LF or a line
+    /// past its bound.
+    private mutating func takeLine() -> Result<ArraySlice<UInt8>, HTTPFailure>? {
+        var i = max(scanned, start)
+        while i < buffer.count {
+            let byte = buffer[i]
+            if byte == 0x0A {
+                guard i > start, buffer[i - 1] == 0x0D else {
+                    return .failure(HTTPFailure(400, "a line ends with a bare LF; lines end with CR LF"))
+                }
+                let line = buffer[start..<(i - 1)]
+                if line.contains(0x0D) { return .failure(HTTPFailure(400, "a bare CR inside a line")) }
+                if case .requestLine = state, line.count + 2 > limits.maxRequestLineBytes {
+                    return .failure(lineTooLong)
+                }
+                start = i + 1
+                scanned = start
+                if case .headers = state {
+                    headerBytes += line.count + 2
+                    if headerBytes > limits.maxHeaderBytes { return .failure(headerTooLarge) }
+                }
+                return .success(line)
+            }
+            i += 1
+        }
+        scanned = i
+        let pending = buffer.count - start
+        switch state {
+        case .requestLine where pending > limits.maxRequestLineBytes:
+            return .failure(lineTooLong)
+        case .headers where headerBytes + pending > limits.maxHeaderBytes:
+            return .failure(headerTooLarge)
+        default:
+            return nil
+        }
+    }
+
+    /// 414 when a method and a space came first (the target is what is long), else 400.
+    private var lineTooLong: HTTPFailure {
+        let head = buffer[start..<min(buffer.count, start + limits.maxRequestLineBytes)]
+        if let space = head.firstIndex(of: 0x20), space > start {
+            return HTTPFailure(414, "the request line is longer than \(limits.maxRequestLineBytes) bytes")
+        }
+        return HTTPFailure(400, "no request line within \(limits.maxRequestLineBytes) bytes")
+    }
+
+    private var headerTooLarge: HTTPFailure {
+        HTTPFailure(431, "the header fields take more than \(limits.maxHeaderBytes) bytes")
+    }
+
+    // MARK: - The request line
+
+    static let methods: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH", "TRACE", "CONNECT"]
+
+    private mutating func readRequestLine(_ line: ArraySlice<UInt8>) -> HTTPFailure? {
+        let parts = line.split(separator: 0x20, omittingEmptySubsequences: false)
+        guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty }) else {
+            return HTTPFailure(400, "the request line must be METHOD SP TARGET SP HTTP-VERSION, one space apart")
+        }
+        let version = Array(parts[2])
+        let digit: (UInt8) -> Bool = { $0 >= 0x30 && $0 <= 0x39 }
+        guard version.count == 8, Array(version[0..<5]) == Array("HTTP/".utf8), digit(version[5]),
+            version[6] == 0x2E, digit(version[7])
+        else {
+            return HTTPFailure(400, "\(Self.quoted(parts[2])) is not an HTTP version (HTTP/1.1)")
+        }
+        guard version[5] == 0x31, version[7] <= 0x31 else {
+            return HTTPFailure(505, "\(Self.quoted(parts[2])) is not supported; this server speaks HTTP/1.1 and 1.0")
+        }
+        minor = Int(version[7] - 0x30)
+        guard parts[0].allSatisfy(Self.isTokenByte) else {
+            return HTTPFailure(400, "the method \(Self.quoted(parts[0])) is not a token")
+        }
+        method = String(decoding: parts[0], as: UTF8.self)
+        guard Self.methods.contains(method) else {
+            return HTTPFailure(501, "the method \(Self.quoted(parts[0])) is not implemented")
+        }
+        let raw = parts[1]
+        guard raw.allSatisfy({ $0 > 0x20 && $0 < 0x7F }), !raw.contains(0x23) else {
+            return HTTPFailure(
+                400, "the request target holds a character it may not (a space, a control, # or a non-ASCII byte)")
+        }
+        var text = String(decoding: raw, as: UTF8.self)
+        if text == "*" {
+            guard method == "OPTIONS" else { return HTTPFailure(400, "the target * is only for OPTIONS") }
+        } else if !text.hasPrefix("/") {
+            // The absolute form (RFC 9112 §3.2.2): its path is the target.
+            let lowered = text.lowercased()
+            guard let scheme = ["http://", "https://"].first(where: lowered.hasPrefix) else {
+                return HTTPFailure(400, "the request target must start with / (or be an absolute http URI)")
+            }
+            let rest = text.dropFirst(scheme.count)
+            guard let slash = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) else {
+                target = "/"
+                return nil
+            }
+            text = rest[slash] == "?" ? "/" + rest[slash...] : String(rest[slash...])
+        }
+        target = text
+        return nil
+    }
+
+    // MARK: - Header fields
+
+    private mutating func readField(_ line: ArraySlice<UInt8>) -> HTTPFailure? {
+        if line.first == 0x20 || line.first == 0x09 {
+            return HTTPFailure(400, "a header line starts with white space (obsolete line folding is not accepted)")
+        }
+        guard let colon = line.firstIndex(of: 0x3A) else {
+            return HTTPFailure(400, "a header line without a colon: \(Self.quoted(line))")
+        }
+        let name = line[line.startIndex..<colon]
+        guard !name.isEmpty, name.allSatisfy(Self.isTokenByte) else {
+            return HTTPFailure(400, "the header name \(Self.quoted(name)) is not a token (no space before the colon)")
+        }
+        var value = line[(colon + 1)...]
+        while let first = value.first, first == 0x20 || first == 0x09 { value = value.dropFirst() }
+        while let last = value.last, last == 0x20 || last == 0x09 { value = value.dropLast() }
+        guard value.allSatisfy({ $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7F) }) else {
+            return HTTPFailure(400, "the header \(Self.quoted(name)) holds a control character")
+        }
+        guard fields.count < limits.maxHeaderCount else {
+            return HTTPFailure(431, "more than \(limits.maxHeaderCount) header fields")
+        }
+        fields.append((String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
+        return nil
+    }
+
+    private func field(_ name: String) -> String? { fields.first { HTTPRequest.sameName($0.name, name) }?.value }
+
+    private func values(_ name: String) -> [String] {
+        fields.filter { HTTPRequest.sameName($0.name, name) }.flatMap {
+            $0.value.split(separator: ",", omittingEmptySubsequences: false).map {
+                String($0).trimmingWhiteSpace
+            }
+        }
+    }
+
+    /// The length of the body the head announces, after the checks of the framing fields.
+    private func bodyLength() -> Result<Int, HTTPFailure> {
+        let hosts = fields.filter { HTTPRequest.sameName($0.name, "host") }
+        if minor == 1, hosts.count != 1 {
+            return .failure(
+                HTTPFailure(
+                    400, hosts.isEmpty ? "an HTTP/1.1 request needs a Host header" : "more than one Host header"))
+        }
+        let codings = values("transfer-encoding").map { $0.lowercased() }
+        let lengths = values("content-length")
+        if !codings.isEmpty {
+            if !lengths.isEmpty {
+                return .failure(HTTPFailure(400, "both Transfer-Encoding and Content-Length: send Content-Length only"))
+            }
+            if minor == 0 { return .failure(HTTPFailure(400, "Transfer-Encoding in an HTTP/1.0 request")) }
+            let known: Set<String> = ["chunked", "gzip", "deflate", "compress", "x-gzip"]
+            if codings.last == "chunked", codings.allSatisfy(known.contains) {
+                return .failure(
+                    HTTPFailure(411, "a chunked request body is not accepted: send the body with a Content-Length"))
+            }
+            return .failure(
+                HTTPFailure(
+                    501, "the transfer coding \(Self.quoted(codings.joined(separator: ", "))) is not implemented"))
+        }
+        guard let first = lengths.first else { return .success(0) }
+        guard lengths.allSatisfy({ $0 == first }), !first.isEmpty, first.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
+        else {
+            return .failure(HTTPFailure(400, "Content-Length must be one number of bytes"))
+        }
+        guard first.utf8.count <= 18, let length = Int(first), length <= limits.maxBodyBytes else {
+            return .failure(
+                HTTPFailure(413, "a body of \(HTTPQuote.cut(first)) bytes; the most is \(limits.maxBodyBytes)"))
+        }
+        return .success(length)
+    }
+
+    /// The request read, its fields reset for the next one.
+    private mutating func finish(body: [UInt8]) -> HTTPRequest {
+        let connection = values("connection").map { $0.lowercased() }
+        let keepAlive = minor == 1 ? !connection.contains("close") : connection.contains("keep-alive")
+        let request = HTTPRequest(
+            method: method, target: target, minorVersion: minor, headers: fields, body: body, keepAlive: keepAlive)
+        fields = []
+        headerBytes = 0
+        return request
+    }
+
+    // MARK: - Characters
+
+    /// `tchar` of RFC 9110 §5.6.2.
+    static func isTokenByte(_ b: UInt8) -> Bool {
+        switch b {
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: true
+        case 0x21, 0x23, 0x24, 0x25, 0x26, 0x27, 0x2A, 0x2B, 0x2D, 0x2E, 0x5E, 0x5F, 0x60, 0x7C, 0x7E: true
+        default: false
+        }
+    }
+
+    /// Bytes quoted for a message, cut at 64 characters.
+    static func quoted(_ bytes: some Collection<UInt8>) -> String {
+        "\"\(HTTPQuote.cut(String(decoding: bytes, as: UTF8.self)))\""
+    }
+
+    static func quoted(_ text: String) -> String { "\"\(HTTPQuote.cut(text))\"" }
+}
+
+/// A request in a `Step`, compared by identity of content for tests.
+public struct HTTPRequestBox: Equatable, Sendable {
+    public let request: HTTPRequest
+    init(_ request: HTTPRequest) { self.request = request }
+    public static func == (a: HTTPRequestBox, b: HTTPRequestBox) -> Bool {
+        a.request.method == b.request.method && a.request.target == b.request.target
+            && a.request.body == b.request.body && a.request.headers.map(\.name) == b.request.headers.map(\.name)
+            && a.request.headers.map(\.value) == b.request.headers.map(\.value)
+    }
+}
+
+/// Cutting quoted values so that an error message stays small whatever the request held.
+enum HTTPQuote {
+    static func cut(_ text: String) -> String {
+        let bytes = text.utf8.count
+        guard text.count > 64 else { return text }
+        return String(text.prefix(64)) + "… (\(bytes) bytes)"
+    }
+}
+
+extension String {
+    var trimmingWhiteSpace: String {
+        var s = Substring(self)
+        while let f = s.first, f == " " || f == "\t" { s = s.dropFirst() }
+        while let l = s.last, l == " " || l == "\t" { s = s.dropLast() }
+        return String(s)
+    }
+}
