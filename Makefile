@@ -10,7 +10,7 @@ PY_TEST_PACKAGES := mcp==2.3.0 python-lsp-jsonrpc==1.1.2 openrpc==11.1.1 jsonsch
 BENCH_VENV := .build/bench-venv
 PY_BENCH_PACKAGES := tantivy==0.27.0
 
-.PHONY: all deps build release run test test-clients test-ts venv bench-venv lint schema man golden install bench bench-spotlight fuzz soak sanitize clean
+.PHONY: all deps build release run test test-clients test-ts test-browser venv bench-venv lint schema web man golden install bench bench-spotlight fuzz soak sanitize clean
 
 all: release
 
@@ -163,6 +163,10 @@ schema: deps
 
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests
+
+# Regenerate the embedded preview page of `entityidx serve` after editing web/.
+web:
+	sh scripts/gen-web-assets.sh
 
 # Regenerate the man page and the golden help, completion and man page files after changing a command's help.
 man: build

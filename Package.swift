@@ -21,7 +21,9 @@ let package = Package(
         .target(name: "EntityIndexPipe", dependencies: ["EntityIndex", "JSON", "JSONRPC"]),
         // A small strict HTTP/1.1 server (POSIX sockets, poll): parsing, keep-alive, bounds; no handler code.
         .target(name: "HTTP"),
-        .target(name: "EntityIndexCLI", dependencies: ["EntityIndex", "EntityIndexPipe", "JSON"]),
+        // entityidx serve: the pipe and MCP over HTTP, the preview page, origin and token checks.
+        .target(name: "EntityIndexServe", dependencies: ["EntityIndex", "EntityIndexPipe", "HTTP", "JSON", "JSONRPC"]),
+        .target(name: "EntityIndexCLI", dependencies: ["EntityIndex", "EntityIndexPipe", "EntityIndexServe", "HTTP", "JSON"]),
         .executableTarget(name: "entityidx", dependencies: ["EntityIndexCLI"]),
         .executableTarget(name: "entityidx-fuzz", dependencies: ["EntityIndex", "JSON", "JSONRPC", "HTTP"]),
         .executableTarget(name: "entityidx-bench", dependencies: ["EntityIndex", "JSON", "SQLite"]),
