@@ -14,10 +14,10 @@ _entityidx() {
     case "$prev" in
         --db|--restore) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --direction) COMPREPLY=($(compgen -W "out in both" -- "$cur")); return ;;
-        --client-state|--cursor|--domain|--expect-client-state|--fetch|--filter|--limit|--max-items|--max-line-bytes|--max-suggestions|--now|--sort|--type|--within) return ;;
+        --allow-origin|--client-state|--cursor|--domain|--expect-client-state|--fetch|--filter|--host|--idle-timeout|--limit|--max-body-bytes|--max-connections|--max-items|--max-line-bytes|--max-suggestions|--now|--port|--sort|--type|--within) return ;;
     esac
     if [[ -z "$cmd" ]]; then
-        COMPREPLY=($(compgen -W "ingest search complete get suggest all query related delete donate reindex state declare stats rebuild lint drill pipe mcp spotlight user-query completions help --db --now --version --help" -- "$cur"))
+        COMPREPLY=($(compgen -W "ingest search complete get suggest all query related delete donate reindex state declare stats rebuild lint drill pipe mcp serve spotlight user-query completions help --db --now --version --help" -- "$cur"))
         return
     fi
     local opts
@@ -41,10 +41,11 @@ _entityidx() {
         drill) opts="--restore --type --strict --db --now --json --help" ;;
         pipe) opts="--max-line-bytes --db --now --json --help" ;;
         mcp) opts="--allow-writes --db --now --json --help" ;;
+        serve) opts="--port --host --allow-writes --allow-origin --max-body-bytes --max-connections --idle-timeout --log --db --now --json --help" ;;
         spotlight) opts="--type --limit --fetch --db --now --json --help" ;;
         user-query) opts="--max-items --max-suggestions --db --now --json --help" ;;
         completions) opts="--db --now --json --help" ;;
-        help) COMPREPLY=($(compgen -W "ingest search complete get suggest all query related delete donate reindex state declare stats rebuild lint drill pipe mcp spotlight user-query completions help" -- "$cur")); return ;;
+        help) COMPREPLY=($(compgen -W "ingest search complete get suggest all query related delete donate reindex state declare stats rebuild lint drill pipe mcp serve spotlight user-query completions help" -- "$cur")); return ;;
         *) opts="--db --now --json --help" ;;
     esac
     if [[ "$cur" == -* ]]; then
