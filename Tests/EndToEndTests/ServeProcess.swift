@@ -30,7 +30,10 @@ final class ServeProcess {
             text += String(decoding: chunk, as: UTF8.self)
         }
         let lines = text.split(separator: "\n").map(String.init)
-        port = lines.first { $0.hasPrefix("listening on http://127.0.0.1:") }.flatMap { Int($0.split(separator: ":").last!) } ?? 0
+        port =
+            lines.first { $0.hasPrefix("listening on http://127.0.0.1:") }.flatMap {
+                Int($0.split(separator: ":").last!)
+            } ?? 0
         token = lines.first { $0.hasPrefix("token: ") }.map { String($0.dropFirst(7)) }
     }
 
@@ -102,16 +105,21 @@ final class HTTPConnection {
     func send(_ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Foundation.send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
+            let n = bytes.withUnsafeBytes {
+                Foundation.send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+            }
             if n <= 0 { return }
             offset += n
         }
     }
 
-    /// Whether the server has closed the connection (a read sees its end).
-    var closedByServer: Bool {
+    /// Whether the server has closed the connection (a read sees its end within `milliseconds`).
+    func closedByServer(within milliseconds: Int32 = 2000) -> Bool {
+        guard buffer.isEmpty else { return false }
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&entry, 1, milliseconds) == 1 else { return false }
         var byte: UInt8 = 0
-        return buffer.isEmpty && recv(fd, &byte, 1, 0) == 0
+        return recv(fd, &byte, 1, Int32(MSG_DONTWAIT)) == 0
     }
 
     private func fill() -> Bool {
@@ -122,8 +130,8 @@ final class HTTPConnection {
         return true
     }
 
-    /// The next response (a `Content-Length` or chunked body), nil when the connection closes first.
-    func read() -> HTTPReply? {
+    /// The next response (a `Content-Length` or chunked body; none for a HEAD), nil when the connection closes first.
+    func read(head isHead: Bool = false) -> HTTPReply? {
         var end: Int?
         while end == nil {
             if let i = findHeadEnd() { end = i } else if !fill() { return nil }
@@ -137,6 +145,7 @@ final class HTTPConnection {
             return (String(parts[0]), parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : "")
         }
         var reply = HTTPReply(status: status, headers: headers, body: [])
+        if isHead { return reply }
         if reply.header("Transfer-Encoding") == "chunked" {
             while true {
                 guard let line = readLine(), let size = Int(line, radix: 16) else { return nil }
