@@ -10,7 +10,7 @@ PY_TEST_PACKAGES := mcp==2.3.0 python-lsp-jsonrpc==1.1.2 openrpc==11.1.1 jsonsch
 BENCH_VENV := .build/bench-venv
 PY_BENCH_PACKAGES := tantivy==0.27.0
 
-.PHONY: all deps build release run test test-clients test-ts test-browser venv bench-venv lint schema web man golden install bench bench-spotlight fuzz soak sanitize clean
+.PHONY: all deps build release run test test-clients test-ts ts-build test-browser venv bench-venv lint schema web man golden install bench bench-spotlight fuzz soak sanitize clean
 
 all: release
 
@@ -53,6 +53,7 @@ test: build
 	@if [ -f $(CONTRACT_CHECK) ]; then python3 $(CONTRACT_CHECK) $(DEBUG_BIN); fi
 	@$(MAKE) --no-print-directory test-clients
 	@$(MAKE) --no-print-directory test-ts
+	@$(MAKE) --no-print-directory test-browser
 
 # The clients against the built binary: LSP framing (python-lsp-jsonrpc), OpenRPC, MCP (the official Python SDK).
 test-clients: build venv
@@ -62,7 +63,12 @@ test-clients: build venv
 # Node's test runner runs them against the binary, with the README's example as printed compiled in throwaway
 # projects (ES module with lib dom, CommonJS, NodeNext, Node16). The tests use the compiler's API, so NODE_PATH is
 # the folder that holds tsc's own package.
-test-ts: build
+test-ts: build ts-build
+	NODE_PATH="$$(dirname "$$(dirname "$$(dirname "$$(readlink -f "$$(command -v tsc)")")")")" \
+		ENTITYIDX_BIN="$(CURDIR)/$(DEBUG_BIN)" node --test clients/typescript/test/*.test.js
+
+# The TypeScript client's two builds (dist/esm, dist/cjs), with Debian's tsc.
+ts-build:
 	@command -v node >/dev/null 2>&1 && command -v tsc >/dev/null 2>&1 || { echo "installing nodejs node-typescript"; \
 		SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
 		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq nodejs node-typescript >/dev/null; }
@@ -70,8 +76,17 @@ test-ts: build
 	tsc -p clients/typescript
 	tsc -p clients/typescript/tsconfig.cjs.json
 	node clients/typescript/scripts/dist-formats.js
-	NODE_PATH="$$(dirname "$$(dirname "$$(dirname "$$(readlink -f "$$(command -v tsc)")")")")" \
-		ENTITYIDX_BIN="$(CURDIR)/$(DEBUG_BIN)" node --test clients/typescript/test/*.test.js
+
+# The preview page of `entityidx serve` and the browser build of the TypeScript client in Debian's chromium, driven by
+# Selenium through chromedriver (chromium, chromium-driver and python3-selenium are installed with apt-get when
+# missing; Debian's own python3 runs it, as Debian's selenium is its package); screenshots in .build/.
+SYSTEM_PYTHON := /usr/bin/python3
+test-browser: build
+	@{ command -v chromium && command -v chromedriver && $(SYSTEM_PYTHON) -c "import selenium"; } >/dev/null 2>&1 || { \
+		echo "installing chromium chromium-driver python3-selenium"; SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium chromium-driver python3-selenium >/dev/null; }
+	@[ -f clients/typescript/dist/esm/browser.js ] || $(MAKE) --no-print-directory ts-build
+	ENTITYIDX_BIN=$(DEBUG_BIN) $(SYSTEM_PYTHON) Tests/Browser/test_preview.py
 
 # python3-venv is installed when the interpreter cannot make a virtual environment (Debian ships it apart).
 # $(call python-env,DIR,PACKAGES): the recipe of one environment.

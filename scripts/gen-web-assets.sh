@@ -18,7 +18,9 @@ out=Sources/EntityIndexServe/PreviewAssets+Generated.swift
       *.js) type="text/javascript; charset=utf-8" ;;
     esac
     echo "        \"/$(basename "$f")\": (\"$type\", ##\"\"\""
+    # The line end before the closing delimiter is not part of a literal: one more keeps the file's last one.
     cat "$f"
+    echo ""
     echo "\"\"\"##),"
   done
   echo "    ]"

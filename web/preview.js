@@ -49,15 +49,15 @@ function highlighted(tag, className, text, ranges) {
 
 const tierNames = ["exactId", "insideCode", "typos", "attribute", "bestField", "exactness", "rankingHint", "priority", "score"];
 
+/** The result's ranking tiers, as `search --explain` prints them: each name above its value, in tier order. */
 function tiers(explain) {
-  const table = element("table", "tiers");
-  const head = table.insertRow();
-  const row = table.insertRow();
+  const list = element("dl", "tiers");
   for (const name of tierNames) {
-    head.append(element("th", "", name));
-    row.append(element("td", "", String(explain[name])));
+    const cell = element("div");
+    cell.append(element("dt", "", name), element("dd", "", String(explain[name])));
+    list.append(cell);
   }
-  return table;
+  return list;
 }
 
 /** One result, as Spotlight draws an app entity: image or initial, title, subtitle, then type, domain and id. */

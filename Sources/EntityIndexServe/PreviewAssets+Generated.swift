@@ -33,6 +33,7 @@ extension PreviewAssets {
 <script src="preview.js"></script>
 </body>
 </html>
+
 """##),
         "/preview.css": ("text/css; charset=utf-8", ##"""
 /* The preview page of entityidx serve: results drawn as Spotlight lists app entities. No framework. */
@@ -78,9 +79,12 @@ form { display: flex; gap: .75rem; align-items: center; flex-wrap: wrap; margin:
 .meta { font-size: .75rem; color: var(--muted); margin-top: .2rem; }
 .meta code { background: var(--bg); border-radius: .3rem; padding: 0 .3rem; }
 mark { background: var(--mark); color: inherit; border-radius: .15rem; }
-table.tiers { border-collapse: collapse; margin-top: .35rem; font-size: .75rem; width: 100%; }
-table.tiers th, table.tiers td { text-align: left; padding: .1rem .4rem .1rem 0; border-top: 1px solid var(--line); }
-table.tiers th { color: var(--muted); font-weight: 400; white-space: nowrap; }
+dl.tiers {
+  display: grid; grid-template-columns: repeat(auto-fill, minmax(5.2rem, 1fr)); gap: .15rem .5rem;
+  margin: .35rem 0 0; padding-top: .3rem; border-top: 1px solid var(--line); font-size: .75rem;
+}
+dl.tiers dt { color: var(--muted); }
+dl.tiers dd { margin: 0; font-variant-numeric: tabular-nums; overflow-wrap: anywhere; }
 #findings { list-style: none; padding: 0; margin: 0; }
 #findings li { background: var(--card); border-radius: .6rem; padding: .5rem .75rem; margin-bottom: .4rem; font-size: .85rem; }
 .severity-error { color: var(--error); font-weight: 600; }
@@ -88,8 +92,9 @@ table.tiers th { color: var(--muted); font-weight: 400; white-space: nowrap; }
 @media (max-width: 30rem) {
   h1 { font-size: 1.2rem; }
   .hit { padding: .55rem .7rem; }
-  table.tiers { font-size: .7rem; }
+  dl.tiers { font-size: .7rem; grid-template-columns: repeat(auto-fill, minmax(4.6rem, 1fr)); }
 }
+
 """##),
         "/preview.js": ("text/javascript; charset=utf-8", ##"""
 // The preview page of entityidx serve: search as you type over POST /rpc, results drawn as Spotlight lists app
@@ -143,15 +148,15 @@ function highlighted(tag, className, text, ranges) {
 
 const tierNames = ["exactId", "insideCode", "typos", "attribute", "bestField", "exactness", "rankingHint", "priority", "score"];
 
+/** The result's ranking tiers, as `search --explain` prints them: each name above its value, in tier order. */
 function tiers(explain) {
-  const table = element("table", "tiers");
-  const head = table.insertRow();
-  const row = table.insertRow();
+  const list = element("dl", "tiers");
   for (const name of tierNames) {
-    head.append(element("th", "", name));
-    row.append(element("td", "", String(explain[name])));
+    const cell = element("div");
+    cell.append(element("dt", "", name), element("dd", "", String(explain[name])));
+    list.append(cell);
   }
-  return table;
+  return list;
 }
 
 /** One result, as Spotlight draws an app entity: image or initial, title, subtitle, then type, domain and id. */
@@ -244,6 +249,7 @@ $("explain").addEventListener("change", update);
 $("search-form").addEventListener("submit", (event) => { event.preventDefault(); update(); });
 loadIndex();
 update();
+
 """##),
     ]
 }

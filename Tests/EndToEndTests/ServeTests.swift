@@ -148,6 +148,21 @@ import Testing
         #expect(!fromEnvironment.stderr.contains("Roastery"))
     }
 
+    /// The page's files as served are web/'s as they are (else `make web` was not run after editing them).
+    @Test func thePreviewIsWebsFiles() throws {
+        let server = try ServeProcess(db: try Self.sampleIndex())
+        for (path, file, type) in [
+            ("/", "index.html", "text/html"), ("/preview.css", "preview.css", "text/css"),
+            ("/preview.js", "preview.js", "text/javascript"),
+        ] {
+            let reply = try #require(server.request("GET \(path) HTTP/1.1\r\n\(Self.host)\r\n"))
+            #expect(reply.status == 200)
+            #expect(reply.header("Content-Type")?.hasPrefix(type) == true)
+            let expected = TestSupport.read(TestSupport.repository + "/web/" + file)
+            #expect(reply.text == expected, "\(file) differs from what serve embeds: run make web")
+        }
+    }
+
     @Test func aReadingServerNeedsAnIndex() throws {
         let r = try Binary.run(["--db", TestSupport.temporaryDirectory() + "/none.sqlite", "serve", "--port", "0"])
         #expect(r.status == 1)
