@@ -50,7 +50,9 @@ run: release
 test: build
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
-	@if [ -f $(CONTRACT_CHECK) ]; then python3 $(CONTRACT_CHECK) $(DEBUG_BIN); fi
+	@if [ -f $(CONTRACT_CHECK) ]; then python3 $(CONTRACT_CHECK) $(DEBUG_BIN) && \
+		echo "== the contract check against serve's POST /rpc" && \
+		ENTITYIDX_BIN=$(CURDIR)/$(DEBUG_BIN) python3 $(CONTRACT_CHECK) scripts/rpc-over-http.py; fi
 	@$(MAKE) --no-print-directory test-clients
 	@$(MAKE) --no-print-directory test-ts
 	@$(MAKE) --no-print-directory test-browser
