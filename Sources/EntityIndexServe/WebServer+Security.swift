@@ -24,7 +24,7 @@ extension WebServer {
             let name = Self.hostName(host)
             let allowed =
                 Self.loopbackHosts.contains(name) || name.hasSuffix(".localhost")
-                || options.allowedOrigins.contains { Self.hostName(Self.authority(of: $0) ?? "") == name }
+                || options.allowedOrigins.contains { Self.authority(of: $0).map(Self.hostName) == name }
             if !allowed {
                 return Self.text(
                     403,
