@@ -73,7 +73,7 @@ public final class WebServer {
             }
             let ms = (clock() - started) * 1000
             errorOutput(
-                "\(request.method) \(RPCError.prefix(request.path)) \(response.status) \(bytes) B \(Int(ms * 10) / 10) ms\n"
+                "\(request.method) \(RPCError.prefix(request.path)) \(response.status) \(bytes) B \(Double(Int(ms * 10)) / 10) ms\n"
             )
         }
         return response

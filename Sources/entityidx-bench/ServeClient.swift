@@ -10,7 +10,10 @@ final class ServeClient {
 
     init(binary: String, db: String) throws {
         process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["--db", db, "--now", "2026-06-01T00:00:00Z", "serve", "--port", "0"]
+        // The connection waits while the other sides run their loops: longer than serve's default 30 s of silence.
+        process.arguments = [
+            "--db", db, "--now", "2026-06-01T00:00:00Z", "serve", "--port", "0", "--idle-timeout", "86400",
+        ]
         let stdout = Pipe()
         process.standardOutput = stdout
         process.standardError = FileHandle.nullDevice
