@@ -83,9 +83,10 @@ extension Report {
         if r.classes.contains(where: { $0.serve != nil }) {
             md +=
                 "\nThrough `entityidx serve`: the same searches as `POST /rpc` requests on one keep-alive connection (the "
-            md += "request written, the whole response read back), beside the pipe's figures above. Its loop runs right "
-            md += "after the pipe's on the same queries, on the caches that loop warmed, which favours it: read the ratio "
-            md += "as the cost of HTTP's framing being no more than the pipe's, not as serve being faster.\n\n"
+            md += "request written, the whole response read back), beside the pipe's figures above. "
+            md += "Its loop runs right after the pipe's on the same queries, on the caches that loop warmed, "
+            md += "which favours it: read the ratio as the cost of HTTP's framing being no more than the pipe's, "
+            md += "not as serve being faster.\n\n"
             md +=
                 "| class | serve p50 | serve p99 | pipe p50 | pipe p99 | serve / pipe p50 |\n|---|---|---|---|---|---|\n"
             for c in r.classes {
