@@ -132,9 +132,18 @@ public struct HTTPParser {
 
     /// The next line without its CR LF; nil when it has not all arrived; a failure for a bare CR or LF or a line
     /// past its bound.
+    ///
+    /// A line end is looked for within the bound only, so that a line past it fails the same way whether its bytes
+    /// come at once or in pieces (a bare LF after the bound is never reached).
     private mutating func takeLine() -> Result<ArraySlice<UInt8>, HTTPFailure>? {
+        let allowed: Int
+        switch state {
+        case .requestLine: allowed = limits.maxRequestLineBytes
+        default: allowed = limits.maxHeaderBytes - headerBytes
+        }
+        let window = min(buffer.count, start + max(0, allowed))
         var i = max(scanned, start)
-        while i < buffer.count {
+        while i < window {
             let byte = buffer[i]
             if byte == 0x0A {
                 guard i > start, buffer[i - 1] == 0x0D else {
@@ -142,29 +151,17 @@ public struct HTTPParser {
                 }
                 let line = buffer[start..<(i - 1)]
                 if line.contains(0x0D) { return .failure(HTTPFailure(400, "a bare CR inside a line")) }
-                if case .requestLine = state, line.count + 2 > limits.maxRequestLineBytes {
-                    return .failure(lineTooLong)
-                }
                 start = i + 1
                 scanned = start
-                if case .headers = state {
-                    headerBytes += line.count + 2
-                    if headerBytes > limits.maxHeaderBytes { return .failure(headerTooLarge) }
-                }
+                if case .headers = state { headerBytes += line.count + 2 }
                 return .success(line)
             }
             i += 1
         }
         scanned = i
-        let pending = buffer.count - start
-        switch state {
-        case .requestLine where pending > limits.maxRequestLineBytes:
-            return .failure(lineTooLong)
-        case .headers where headerBytes + pending > limits.maxHeaderBytes:
-            return .failure(headerTooLarge)
-        default:
-            return nil
-        }
+        guard buffer.count - start >= max(0, allowed) else { return nil }
+        if case .requestLine = state { return .failure(lineTooLong) }
+        return .failure(headerTooLarge)
     }
 
     /// 414 when a method and a space came first (the target is what is long), else 400.
