@@ -62,7 +62,7 @@ export class EntityIndexClient {
   complete(params: T.CompleteParams): Promise<T.CompleteResult> { return this.call("complete", params); }
   /** Suggested entities. `P`: the type of their properties. */
   suggest<P extends T.PropertiesOf<P> = T.Properties>(params: T.WithFields<T.SuggestParams>): Promise<T.Selected<T.EntitiesResult<P>, P>>;
-  suggest<P extends T.PropertiesOf<P> = T.Properties>(params: T.SuggestParams): Promise<T.EntitiesResult<P>>;
+  suggest<P extends T.PropertiesOf<P> = T.Properties>(params?: T.SuggestParams): Promise<T.EntitiesResult<P>>;
   suggest<P extends T.PropertiesOf<P> = T.Properties>(params: T.SuggestParams = {}): Promise<T.EntitiesResult<P> | T.Selected<T.EntitiesResult<P>, P>> {
     return this.send("suggest", params);
   }
