@@ -13,7 +13,7 @@ PY_BENCH_PACKAGES := tantivy==0.27.0
 PHONE_VENV := .build/phone-venv
 PY_PHONE_PACKAGES := phonenumbers==9.0.43
 
-.PHONY: all deps build release run test shells test-clients test-ts venv bench-venv phone-codes lint schema man golden install bench bench-spotlight fuzz soak sanitize clean
+.PHONY: all deps build release run test shells test-clients test-ts ts-build test-browser venv bench-venv phone-codes lint schema web man golden install bench bench-spotlight fuzz soak sanitize clean
 
 all: release
 
@@ -54,9 +54,12 @@ run: release
 test: build shells
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
-	@if [ -f $(CONTRACT_CHECK) ]; then python3 $(CONTRACT_CHECK) $(DEBUG_BIN); fi
+	@if [ -f $(CONTRACT_CHECK) ]; then python3 $(CONTRACT_CHECK) $(DEBUG_BIN) && \
+		echo "== the contract check against serve's POST /rpc" && \
+		ENTITYIDX_BIN=$(CURDIR)/$(DEBUG_BIN) python3 $(CONTRACT_CHECK) scripts/rpc-over-http.py; fi
 	@$(MAKE) --no-print-directory test-clients
 	@$(MAKE) --no-print-directory test-ts
+	@$(MAKE) --no-print-directory test-browser
 
 shells:
 	@command -v zsh >/dev/null 2>&1 && command -v fish >/dev/null 2>&1 || { echo "installing zsh fish"; \
@@ -71,7 +74,12 @@ test-clients: build venv
 # Node's test runner runs them against the binary, with the README's example as printed compiled in throwaway
 # projects (ES module with lib dom, CommonJS, NodeNext, Node16). The tests use the compiler's API, so NODE_PATH is
 # the folder that holds tsc's own package.
-test-ts: build
+test-ts: build ts-build
+	NODE_PATH="$$(dirname "$$(dirname "$$(dirname "$$(readlink -f "$$(command -v tsc)")")")")" \
+		ENTITYIDX_BIN="$(CURDIR)/$(DEBUG_BIN)" node --test clients/typescript/test/*.test.js
+
+# The TypeScript client's two builds (dist/esm, dist/cjs), with Debian's tsc.
+ts-build:
 	@command -v node >/dev/null 2>&1 && command -v tsc >/dev/null 2>&1 || { echo "installing nodejs node-typescript"; \
 		SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
 		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq nodejs node-typescript >/dev/null; }
@@ -79,8 +87,17 @@ test-ts: build
 	tsc -p clients/typescript
 	tsc -p clients/typescript/tsconfig.cjs.json
 	node clients/typescript/scripts/dist-formats.js
-	NODE_PATH="$$(dirname "$$(dirname "$$(dirname "$$(readlink -f "$$(command -v tsc)")")")")" \
-		ENTITYIDX_BIN="$(CURDIR)/$(DEBUG_BIN)" node --test clients/typescript/test/*.test.js
+
+# The preview page of `entityidx serve` and the browser build of the TypeScript client in Debian's chromium, driven by
+# Selenium through chromedriver (chromium, chromium-driver and python3-selenium are installed with apt-get when
+# missing; Debian's own python3 runs it, as Debian's selenium is its package); screenshots in .build/.
+SYSTEM_PYTHON := /usr/bin/python3
+test-browser: build
+	@{ command -v chromium && command -v chromedriver && $(SYSTEM_PYTHON) -c "import selenium"; } >/dev/null 2>&1 || { \
+		echo "installing chromium chromium-driver python3-selenium"; SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium chromium-driver python3-selenium >/dev/null; }
+	@[ -f clients/typescript/dist/esm/browser.js ] || $(MAKE) --no-print-directory ts-build
+	ENTITYIDX_BIN=$(DEBUG_BIN) $(SYSTEM_PYTHON) Tests/Browser/test_preview.py
 
 # python3-venv is installed when the interpreter cannot make a virtual environment (Debian ships it apart).
 # $(call python-env,DIR,PACKAGES): the recipe of one environment.
@@ -142,12 +159,12 @@ bench-spotlight: release
 	.build/release/entityidx-bench spotlight $(DEBIAN_CORPUS) --binary $(BIN) --out docs
 
 # libFuzzer on record decoding and validation, the text pipeline, the query builder, the Core Spotlight query
-# parser and the JSON-RPC framing, lines and LSP headers mixed (FUZZ_SECONDS each).
+# parser, the JSON-RPC framing, lines and LSP headers mixed, and serve's HTTP/1.1 request parser (FUZZ_SECONDS each).
 FUZZ_SECONDS ?= 60
 fuzz: deps
 	$(SWIFT) build -c release --product entityidx-fuzz -Xswiftc -sanitize=fuzzer -Xswiftc -DFUZZING -Xswiftc -parse-as-library \
 		--build-path .build/fuzz
-	@for t in records text queries spotlight framing; do \
+	@for t in records text queries spotlight framing http; do \
 		mkdir -p .build/fuzz/corpus-$$t; \
 		echo "== fuzz $$t ($(FUZZ_SECONDS) s)"; \
 		FUZZ_TARGET=$$t .build/fuzz/release/entityidx-fuzz -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
@@ -178,6 +195,10 @@ schema: deps
 
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests
+
+# Regenerate the embedded preview page of `entityidx serve` after editing web/.
+web:
+	sh scripts/gen-web-assets.sh
 
 # Regenerate the man page and the golden help, completion and man page files after changing a command's help.
 man: build

@@ -19,14 +19,19 @@ let package = Package(
         // JSON-RPC 2.0 over any transport: framing, envelope, batches, response bounds, memory checks, errors.
         .target(name: "JSONRPC", dependencies: ["CEntityIdx", "EntityIndex", "JSON"]),
         .target(name: "EntityIndexPipe", dependencies: ["EntityIndex", "JSON", "JSONRPC"]),
-        .target(name: "EntityIndexCLI", dependencies: ["EntityIndex", "EntityIndexPipe", "JSON"]),
+        // A small strict HTTP/1.1 server (POSIX sockets, poll): parsing, keep-alive, bounds; no handler code.
+        .target(name: "HTTP"),
+        // entityidx serve: the pipe and MCP over HTTP, the preview page, origin and token checks.
+        .target(name: "EntityIndexServe", dependencies: ["EntityIndex", "EntityIndexPipe", "HTTP", "JSON", "JSONRPC"]),
+        .target(name: "EntityIndexCLI", dependencies: ["EntityIndex", "EntityIndexPipe", "EntityIndexServe", "HTTP", "JSON"]),
         .executableTarget(name: "entityidx", dependencies: ["EntityIndexCLI"]),
-        .executableTarget(name: "entityidx-fuzz", dependencies: ["EntityIndex", "JSON", "JSONRPC"]),
+        .executableTarget(name: "entityidx-fuzz", dependencies: ["EntityIndex", "JSON", "JSONRPC", "HTTP"]),
         .executableTarget(name: "entityidx-bench", dependencies: ["EntityIndex", "JSON", "SQLite"]),
         .target(name: "TestSupport", dependencies: ["EntityIndex", "JSON"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "EntityIndexTests", dependencies: ["EntityIndex", "JSON", "TestSupport"]),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "EntityIndex", "JSON"]),
         .testTarget(name: "EntityIndexPipeTests", dependencies: ["EntityIndexPipe", "EntityIndex", "JSON", "JSONRPC", "TestSupport"]),
         .testTarget(name: "EntityIndexCLITests", dependencies: ["EntityIndexCLI", "TestSupport"]),

@@ -34,6 +34,7 @@ enum Manual {
         entityidx lint next-release.ndjson --strict
         entityidx drill --restore reindex-output.ndjson
         ENTITYIDX_LOCK_TIMEOUT=5 entityidx delete --domain shop.orders.2025
+        entityidx serve --port 0 --allow-writes --allow-origin https://dev.example.com
         source <(entityidx completions bash)
         """
 
@@ -84,6 +85,10 @@ enum Manual {
             how many seconds a write waits for another writer's lock (a number, 0 or more; fractions allowed). Unset,
             it waits as long as the lock is held (on a terminal it says so every second; Ctrl\\-C gives up); when it
             runs out, the busy error names the process that holds the lock and how long this one waited.
+            .TP
+            .B ENTITYIDX_TOKEN
+            the bearer token that writes to serve \\-\\-allow\\-writes need (Authorization: Bearer TOKEN); unset or empty,
+            serve makes one at start and prints it on stdout (token: TOKEN).
             .TP
             .B COLUMNS
             the terminal's width, when stdout is a terminal (else the window size). Output to a pipe or a file is

@@ -33,6 +33,8 @@ public final class MCPServer: RPCService {
     public let limits: RPCLimits
     /// The version agreed by `initialize`; nil until then (stateless, per-request versions).
     private(set) var legacyVersion: String?
+    /// The version agreed by `initialize`, nil before one (an HTTP transport opens a session on it).
+    public var negotiatedVersion: String? { legacyVersion }
     /// The tools' entries in `tools/list`, built once.
     private lazy var toolDefinitions: JSONValue = .array(tools.map(\.definition))
 

@@ -160,6 +160,8 @@ struct ClassReport {
     var baseline: Latency
     /// Tantivy's figures on the real corpus, when it ran.
     var tantivy: Latency? = nil
+    /// `POST /rpc` of `entityidx serve` on one keep-alive connection, on the real corpus.
+    var serve: Latency? = nil
 }
 
 struct SizeReport {

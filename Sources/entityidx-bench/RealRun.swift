@@ -48,6 +48,8 @@ struct RealRun {
         let corpus = RealCorpus(records: records)
         let pipe = try PipeClient(binary: binary, db: ours)
         defer { pipe.close() }
+        let http = try ServeClient(binary: binary, db: ours)
+        defer { http.close() }
         var classes: [ClassReport] = []
         let queries = corpus.queries(perClass: queriesPerClass)
         for qc in queries {
@@ -55,13 +57,21 @@ struct RealRun {
                 _ = try store.search(SearchRequest(query: q))
                 _ = try baseline.search(q)
                 _ = try pipe.call(searchLine(q))
+                try http.call(searchLine(q))
             }
             // Each side runs the class in its own loop, so that neither evicts the other's caches between queries.
             let piped = try Latency(timing: qc.queries) { _ = try pipe.call(searchLine($0)) }
+            let served = try Latency(timing: qc.queries) { try http.call(searchLine($0)) }
             let mine = try Latency(timing: qc.queries) { _ = try store.search(SearchRequest(query: $0)) }
             let base = try Latency(timing: qc.queries) { _ = try baseline.search($0) }
-            classes.append(ClassReport(name: qc.name, inProcess: mine, pipe: piped, baseline: base))
+            classes.append(
+                ClassReport(name: qc.name, inProcess: mine, pipe: piped, baseline: base, serve: served))
         }
+        // Throughput of the query mix, requests written ahead (pipelined) on the pipe and on the connection.
+        let mix = queries.flatMap(\.queries)
+        let lines = mix.map(searchLine)
+        let pipeRate = try pipe.throughput(count: lines.count) { lines[$0] }
+        let serveRate = try http.throughput(count: lines.count) { lines[$0] }
         let sections = sectionQueries(corpus)
         classes.append(try filterClass(sections, store: store, baseline: baseline, pipe: pipe))
         // Read after the searches: dbstat's walk of every page would otherwise leave the page caches warmed.
@@ -78,14 +88,16 @@ struct RealRun {
         var all = ClassReport(
             name: "all searches", inProcess: Latency(samples: searches.flatMap(\.inProcess.samples)),
             pipe: Latency(samples: searches.flatMap(\.pipe.samples)),
-            baseline: Latency(samples: searches.flatMap(\.baseline.samples)))
+            baseline: Latency(samples: searches.flatMap(\.baseline.samples)),
+            serve: Latency(samples: searches.flatMap { $0.serve?.samples ?? [] }))
         if peer != nil { all.tantivy = Latency(samples: searches.flatMap { $0.tantivy?.samples ?? [] }) }
         return RealReport(
             records: records.count, described: records.filter { ($0["description"]?.string ?? "") != "" }.count,
             megabytesIn: Double(fileSize(file)) / 1e6, ingestSeconds: seconds, reingestSeconds: reSeconds,
             baselineSeconds: baseSeconds, bytes: ourBytes, baselineBytes: baseBytes,
             peakMemoryMB: Double(peakKiB) / 1024, classes: classes + [all], cuts: cuts, tables: tables,
-            baselineTables: baseTables, tantivy: peer)
+            baselineTables: baseTables, tantivy: peer,
+            searchRates: (pipe: pipeRate, serve: serveRate, count: lines.count))
     }
 
     /// The sections of the property query, one per query.
@@ -133,6 +145,8 @@ struct RealReport {
     var cuts: [String]
     var tables: [TableBytes], baselineTables: [TableBytes]
     var tantivy: PeerReport?
+    /// Searches per second of the query mix, written ahead, through the pipe and through `serve`'s `POST /rpc`.
+    var searchRates: (pipe: Double, serve: Double, count: Int)? = nil
 
     /// The variant of the package list: with long descriptions, or the short one alone.
     var withDescriptions: Bool { described > 0 }
@@ -165,6 +179,17 @@ struct RealReport {
             t += "     \(f(c.pipe.p50 / max(c.baseline.p50, 0.0001))) / \(f(c.pipe.p99 / max(c.baseline.p99, 0.0001)))"
             t += "      \(f(c.inProcess.p50, 3)) / \(f(c.inProcess.p99, 3))"
             t += c.tantivy.map { "      \(f($0.p50, 3)) / \(f($0.p99, 3))\n" } ?? "\n"
+        }
+        t += "through serve     POST /rpc, one keep-alive connection: latency p50 / p99, ms\n"
+        for c in classes {
+            guard let serve = c.serve else { continue }
+            let name = c.name.padding(toLength: 17, withPad: " ", startingAt: 0)
+            t +=
+                "  \(name) \(f(serve.p50, 3)) / \(f(serve.p99, 3))   (pipe \(f(c.pipe.p50, 3)) / \(f(c.pipe.p99, 3)))\n"
+        }
+        if let rates = searchRates {
+            t +=
+                "search throughput \(rates.count) searches written ahead: pipe \(f(rates.pipe, 0)) req/s, serve \(f(rates.serve, 0)) req/s\n"
         }
         t += TableBytes.text(tables, title: "entityidx's database")
         t += TableBytes.text(baselineTables, title: "the baseline's database")

@@ -80,6 +80,27 @@ extension Report {
             if peer != nil { md += c.tantivy.map { " \(f($0.p50, 3)) | \(f($0.p99, 3)) |" } ?? " | |" }
             md += "\n"
         }
+        if r.classes.contains(where: { $0.serve != nil }) {
+            md +=
+                "\nThrough `entityidx serve`: the same searches as `POST /rpc` requests on one keep-alive connection (the "
+            md += "request written, the whole response read back), beside the pipe's figures above. "
+            md += "Its loop runs right after the pipe's on the same queries, on the caches that loop warmed, "
+            md += "which favours it: read the ratio as the cost of HTTP's framing being no more than the pipe's, "
+            md += "not as serve being faster.\n\n"
+            md +=
+                "| class | serve p50 | serve p99 | pipe p50 | pipe p99 | serve / pipe p50 |\n|---|---|---|---|---|---|\n"
+            for c in r.classes {
+                guard let serve = c.serve else { continue }
+                md +=
+                    "| \(c.name) | \(f(serve.p50, 3)) | \(f(serve.p99, 3)) | \(f(c.pipe.p50, 3)) | \(f(c.pipe.p99, 3)) "
+                md += "| \(f(serve.p50 / max(c.pipe.p50, 0.0001)))× |\n"
+            }
+            if let rates = r.searchRates {
+                md +=
+                    "\nThroughput of the \(rates.count) searches, written ahead and answered in order: the pipe \(f(rates.pipe, 0)) "
+                md += "requests/s, serve \(f(rates.serve, 0)) requests/s (one connection, pipelined).\n"
+            }
+        }
         var dat = "# class pipe_p50 pipe_p99 baseline_p50 baseline_p99 tantivy_p50 tantivy_p99\n"
         for c in r.classes {
             dat +=

@@ -1,6 +1,7 @@
 // libFuzzer targets: record decoding and validation, the text pipeline, the query builder with search, the Core
-// Spotlight query parser with its SQL, and the JSON-RPC framing (lines and LSP headers, mixed). Built by `make fuzz`
-// with -sanitize=fuzzer and -DFUZZING; FUZZ_TARGET (records, text, queries, spotlight, framing) picks one.
+// Spotlight query parser with its SQL, the JSON-RPC framing (lines and LSP headers, mixed) and the HTTP/1.1 request
+// parser of `serve`. Built by `make fuzz` with -sanitize=fuzzer and -DFUZZING; FUZZ_TARGET (records, text, queries,
+// spotlight, framing, http) picks one.
 // Without FUZZING this builds a stub that says how to run it, so that `swift build` works everywhere.
 import EntityIndex
 import JSON
@@ -46,6 +47,8 @@ import JSON
         switch target {
         case "framing":
             fuzzFraming(bytes)
+        case "http":
+            fuzzHTTP(bytes)
         case "text":
             let text = String(decoding: bytes, as: UTF8.self)
             let tokens = TextAnalyzer.tokens(text)

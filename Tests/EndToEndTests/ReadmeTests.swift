@@ -27,7 +27,8 @@ import Testing
         for line in lines {
             let command = line.components(separatedBy: "  #").first!.trimmingCharacters(in: .whitespaces)
             let arguments = try Self.shellWords(command)
-            guard arguments.first == "entityidx", arguments.count > 1, !["pipe", "mcp"].contains(arguments[1]) else {
+            guard arguments.first == "entityidx", arguments.count > 1, !["pipe", "mcp", "serve"].contains(arguments[1])
+            else {
                 continue
             }
             let files = arguments.filter { $0.hasSuffix(".json") || $0.hasSuffix(".ndjson") }

@@ -27,10 +27,10 @@ _entityidx() {
         --db|--restore) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --type) COMPREPLY=($(compgen -W "$(_entityidx_types)" -- "$cur")); return ;;
         --direction) COMPREPLY=($(compgen -W "out in both" -- "$cur")); return ;;
-        --client-state|--cursor|--domain|--expect-client-state|--fetch|--fields|--filter|--limit|--max-items|--max-line-bytes|--max-suggestions|--now|--sort|--within) return ;;
+        --allow-origin|--client-state|--cursor|--domain|--expect-client-state|--fetch|--fields|--filter|--host|--idle-timeout|--limit|--max-body-bytes|--max-connections|--max-items|--max-line-bytes|--max-suggestions|--now|--port|--sort|--within) return ;;
     esac
     if [[ -z "$cmd" ]]; then
-        COMPREPLY=($(compgen -W "ingest search complete get suggest all query related delete donate reindex state declare stats rebuild lint drill pipe mcp spotlight user-query types completions help --db --now --version --help" -- "$cur"))
+        COMPREPLY=($(compgen -W "ingest search complete get suggest all query related delete donate reindex state declare stats rebuild lint drill pipe mcp serve spotlight user-query types completions help --db --now --version --help" -- "$cur"))
         return
     fi
     local opts
@@ -54,11 +54,12 @@ _entityidx() {
         drill) opts="--restore --type --strict --db --now --json --help" ;;
         pipe) opts="--max-line-bytes --db --now --json --help" ;;
         mcp) opts="--allow-writes --db --now --json --help" ;;
+        serve) opts="--port --host --allow-writes --allow-origin --max-body-bytes --max-connections --idle-timeout --log --db --now --json --help" ;;
         spotlight) opts="--type --limit --fetch --fields --db --now --json --help" ;;
         user-query) opts="--max-items --max-suggestions --fields --db --now --json --help" ;;
         types) opts="--db --now --json --help" ;;
         completions) opts="--db --now --json --help" ;;
-        help) COMPREPLY=($(compgen -W "ingest search complete get suggest all query related delete donate reindex state declare stats rebuild lint drill pipe mcp spotlight user-query types completions help" -- "$cur")); return ;;
+        help) COMPREPLY=($(compgen -W "ingest search complete get suggest all query related delete donate reindex state declare stats rebuild lint drill pipe mcp serve spotlight user-query types completions help" -- "$cur")); return ;;
         *) opts="--db --now --json --help" ;;
     esac
     if [[ "$cur" == -* ]]; then

@@ -38,6 +38,7 @@ _entityidx() {
         'drill:Compare the index with what the app'\''s reindex pushes back (restored, missing, changed, new)'
         'pipe:Serve JSON-RPC 2.0 requests, one per line (or LSP-framed), on stdin/stdout'
         'mcp:Serve the index to AI assistants (Model Context Protocol on stdin/stdout)'
+        'serve:Serve JSON-RPC, MCP (Streamable HTTP) and a preview page over HTTP on loopback'
         'spotlight:Run a Core Spotlight query string (CSSearchQuery)'
         'user-query:Search as typed\: items and suggestions (CSUserQuery)'
         'types:List the index'\''s entity types, one a line (for scripts and shell completion)'
@@ -208,6 +209,20 @@ _entityidx() {
                     '*:argument:' ;;
                 mcp) _arguments \
                     '--allow-writes[also offer the write tools\: ingest_records, delete_entities, donate_interaction]' \
+                    '--db[the database file (default\: $ENTITYIDX_DB, else ./entityidx.sqlite)]:file:_files' \
+                    '--now[fix the clock (ISO-8601 with a zone), for reproducible expiry and recency]:now:' \
+                    '--json[print the pipe'\''s result object as JSON]' \
+                    '--help[show this help]' \
+                    '*:argument:' ;;
+                serve) _arguments \
+                    '--port[the TCP port (default 8765; 0\: a free port, printed at start)]:port:' \
+                    '--host[the address to listen on (default 127.0.0.1; another one is reachable from elsewhere)]:host:' \
+                    '--allow-writes[allow writes, with the bearer token printed at start (or $ENTITYIDX_TOKEN)]' \
+                    '--allow-origin[also allow pages of this origin (scheme\://host\[\:port\]), besides loopback ones]:allow-origin:' \
+                    '--max-body-bytes[the largest request body (default 67108864, 64 MiB)]:max-body-bytes:' \
+                    '--max-connections[the most open connections (default 128)]:max-connections:' \
+                    '--idle-timeout[seconds a connection may stay silent, and a request may take to arrive (default 30)]:idle-timeout:' \
+                    '--log[print a line per request on stderr\: method, path, status, bytes, time (never a body)]' \
                     '--db[the database file (default\: $ENTITYIDX_DB, else ./entityidx.sqlite)]:file:_files' \
                     '--now[fix the clock (ISO-8601 with a zone), for reproducible expiry and recency]:now:' \
                     '--json[print the pipe'\''s result object as JSON]' \

@@ -1,5 +1,9 @@
 import { spawn } from "node:child_process";
+import { EntityIndexClient, isoString } from "./client.js";
+import type { Transport } from "./client.js";
 import { EntityIndexError } from "./errors.js";
+import { HTTPTransport } from "./http.js";
+import type { ConnectOptions } from "./http.js";
 import type * as T from "./types.js";
 
 /** How to start `entityidx pipe`. */
@@ -16,39 +20,17 @@ export interface OpenOptions {
   cwd?: string;
 }
 
-interface Pending {
-  method: string;
-  resolve: (result: unknown) => void;
-  reject: (error: EntityIndexError) => void;
-}
-
 /**
- * A client of `entityidx pipe` for Node.js: one child process, one promise per request.
+ * A client of entityidx for Node.js: `open()` starts `entityidx pipe` as a child process, `connect()` talks to
+ * `entityidx serve` over `fetch`; one promise per request, the same methods either way.
  *
- * Requests are written as soon as they are made (pipelined) and answered in order; `close()` ends the pipe's input
- * and waits for it to exit. When the process goes away, every open request fails with `data.code` `closed`.
+ * Through the pipe, requests are written as soon as they are made (pipelined) and answered in order; `close()`
+ * ends the pipe's input and waits for it to exit. When the process goes away, every open request fails with
+ * `data.code` `closed`.
  */
-export class EntityIndex {
-  private readonly child: ReturnType<typeof spawn>;
-  private readonly pending = new Map<number, Pending>();
-  private nextId = 0;
-  private buffer = "";
-  private closed = false;
-  private readonly exited: Promise<number | null>;
-
-  private constructor(child: ReturnType<typeof spawn>) {
-    this.child = child;
-    this.exited = new Promise((resolve) => {
-      child.once("exit", (code) => {
-        this.closed = true;
-        this.failAll("the entityidx pipe exited" + (code === null ? "" : ` with status ${code}`));
-        resolve(code);
-      });
-    });
-    // The stream decodes UTF-8 itself, keeping a character that two reads split whole.
-    child.stdout?.setEncoding("utf8");
-    child.stdout?.on("data", (chunk) => this.receive(chunk));
-    child.stdin?.on("error", () => this.failAll("the entityidx pipe closed its input"));
+export class EntityIndex extends EntityIndexClient {
+  private constructor(transport: Transport) {
+    super(transport);
   }
 
   /** Starts `entityidx [--db DB] [--now NOW] pipe`; resolves once the process runs. */
@@ -72,141 +54,69 @@ export class EntityIndex {
       child.once("error", (error) => reject(error));
       child.once("spawn", () => {
         child.on("error", () => undefined);
-        resolve(new EntityIndex(child));
+        resolve(new EntityIndex(new PipeTransport(child)));
       });
     });
   }
 
-  /**
-   * Sends one request; resolves with its result or rejects with an `EntityIndexError`.
-   *
-   * A `Date` anywhere in the params is sent as its ISO-8601 string; an invalid `Date` rejects the call before it is
-   * sent (JSON would turn it into null, which for a record's field means absent).
-   */
-  call<M extends T.MethodName>(method: M, params?: T.ParamsOf<M>): Promise<T.ResultOf<M>> {
-    return this.send(method, params);
+  /** A client of `entityidx serve` at `url` (`http://127.0.0.1:8765`), over `fetch`; `token` for writes. */
+  static connect(options: ConnectOptions): Promise<EntityIndex> {
+    try {
+      return Promise.resolve(new EntityIndex(new HTTPTransport(options)));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+}
+
+interface Pending {
+  method: string;
+  resolve: (result: unknown) => void;
+  reject: (error: EntityIndexError) => void;
+}
+
+/** `entityidx pipe` on a child process: one JSON line per request, answers matched by id. */
+class PipeTransport implements Transport {
+  private readonly child: ReturnType<typeof spawn>;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 0;
+  private buffer = "";
+  private closed = false;
+  private readonly exited: Promise<number | null>;
+
+  constructor(child: ReturnType<typeof spawn>) {
+    this.child = child;
+    this.exited = new Promise((resolve) => {
+      child.once("exit", (code) => {
+        this.closed = true;
+        this.failAll("the entityidx pipe exited" + (code === null ? "" : ` with status ${code}`));
+        resolve(code);
+      });
+    });
+    // The stream decodes UTF-8 itself, keeping a character that two reads split whole.
+    child.stdout?.setEncoding("utf8");
+    child.stdout?.on("data", (chunk) => this.receive(chunk));
+    child.stdin?.on("error", () => this.failAll("the entityidx pipe closed its input"));
   }
 
-  /**
-   * Adds or replaces records, all or nothing (with `skipInvalid`, the valid ones). `P` is the type of their
-   * properties (`ingest<OrderProps>(…)`; records of several types: `ingest<OrderProps | CustomerProps>(…)`),
-   * by default inferred from the records.
-   */
-  ingest<P extends T.PropertiesOf<P> = T.Properties>(
-    records: readonly T.EntityRecord<P>[],
-    options?: { skipInvalid?: boolean },
-  ): Promise<T.IngestResult>;
-  /** Adds or replaces records whose properties differ from record to record. */
-  ingest(records: readonly T.EntityRecord[], options?: { skipInvalid?: boolean }): Promise<T.IngestResult>;
-  ingest(records: readonly T.EntityRecord[], options: { skipInvalid?: boolean } = {}): Promise<T.IngestResult> {
-    return this.send("ingest", { records, ...options });
+  request(method: T.MethodName, params: string): Promise<unknown> {
+    if (this.closed || !this.child.stdin) {
+      return Promise.reject(new EntityIndexError(method, -32000, "the entityidx pipe is closed", { code: "closed" }));
+    }
+    const id = ++this.nextId;
+    const line = `{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)},"params":${params}}`;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { method, resolve, reject });
+      this.child.stdin?.write(line + "\n");
+    });
   }
-  /** The entities with these ids, in the order asked; missing ids left out. `P`: the type of their properties. */
-  get<P extends T.PropertiesOf<P> = T.Properties>(params: T.WithFields<T.GetParams>): Promise<T.Selected<T.EntitiesResult<P>, P>>;
-  get<P extends T.PropertiesOf<P> = T.Properties>(params: T.GetParams): Promise<T.EntitiesResult<P>>;
-  get<P extends T.PropertiesOf<P> = T.Properties>(params: T.GetParams): Promise<T.EntitiesResult<P> | T.Selected<T.EntitiesResult<P>, P>> {
-    return this.send("get", params);
-  }
-  /** Full-text search, best first. `P`: the type of the entities' properties (`search<OrderProps>(…)`). */
-  search<P extends T.PropertiesOf<P> = T.Properties>(params: T.WithFields<T.SearchParams>): Promise<T.Selected<T.SearchResult<P>, P>>;
-  search<P extends T.PropertiesOf<P> = T.Properties>(params: T.SearchParams): Promise<T.SearchResult<P>>;
-  search<P extends T.PropertiesOf<P> = T.Properties>(params: T.SearchParams): Promise<T.SearchResult<P> | T.Selected<T.SearchResult<P>, P>> {
-    return this.send("search", params);
-  }
-  /** Completions of a word prefix. */
-  complete(params: T.CompleteParams): Promise<T.CompleteResult> { return this.call("complete", params); }
-  /** Suggested entities. `P`: the type of their properties. */
-  suggest<P extends T.PropertiesOf<P> = T.Properties>(params: T.WithFields<T.SuggestParams>): Promise<T.Selected<T.EntitiesResult<P>, P>>;
-  suggest<P extends T.PropertiesOf<P> = T.Properties>(params?: T.SuggestParams): Promise<T.EntitiesResult<P>>;
-  suggest<P extends T.PropertiesOf<P> = T.Properties>(params: T.SuggestParams = {}): Promise<T.EntitiesResult<P> | T.Selected<T.EntitiesResult<P>, P>> {
-    return this.send("suggest", params);
-  }
-  /** One page of every entity of a type. `P`: the type of their properties. */
-  all<P extends T.PropertiesOf<P> = T.Properties>(params: T.WithFields<T.AllParams>): Promise<T.Selected<T.AllResult<P>, P>>;
-  all<P extends T.PropertiesOf<P> = T.Properties>(params: T.AllParams): Promise<T.AllResult<P>>;
-  all<P extends T.PropertiesOf<P> = T.Properties>(params: T.AllParams): Promise<T.AllResult<P> | T.Selected<T.AllResult<P>, P>> {
-    return this.send("all", params);
-  }
-  /** A property query. `P`: the type of the entities' properties. */
-  query<P extends T.PropertiesOf<P> = T.Properties>(params: T.WithFields<T.QueryParams>): Promise<T.Selected<T.QueryResult<P>, P>>;
-  query<P extends T.PropertiesOf<P> = T.Properties>(params: T.QueryParams): Promise<T.QueryResult<P>>;
-  query<P extends T.PropertiesOf<P> = T.Properties>(params: T.QueryParams): Promise<T.QueryResult<P> | T.Selected<T.QueryResult<P>, P>> {
-    return this.send("query", params);
-  }
-  /** Related entities. `P`: the type of their properties. */
-  related<P extends T.PropertiesOf<P> = T.Properties>(params: T.WithFields<T.RelatedParams>): Promise<T.Selected<T.RelatedResult<P>, P>>;
-  related<P extends T.PropertiesOf<P> = T.Properties>(params: T.RelatedParams): Promise<T.RelatedResult<P>>;
-  related<P extends T.PropertiesOf<P> = T.Properties>(params: T.RelatedParams): Promise<T.RelatedResult<P> | T.Selected<T.RelatedResult<P>, P>> {
-    return this.send("related", params);
-  }
-  /** Deletes by type, ids, domains or all (several selectors intersect). */
-  delete(params: T.DeleteParams): Promise<T.DeleteResult> { return this.call("delete", params); }
-  /** Records an interaction with an entity. */
-  donate(params: T.DonateParams): Promise<T.DonateResult> { return this.call("donate", params); }
-  /** Starts a batch. */
-  batchBegin(): Promise<T.Empty> { return this.call("batch.begin", {}); }
-  /** Applies the batch with a new client state. */
-  batchEnd(params: T.BatchEndParams): Promise<T.Empty> { return this.call("batch.end", params); }
-  /** The client state of the last batch. */
-  state(): Promise<T.StateResult> { return this.call("state", {}); }
-  /** Asks for entities to be pushed again. */
-  reindexRequest(params: T.ReindexRequestParams = {}): Promise<T.ReindexRequestResult> { return this.call("reindex.request", params); }
-  /** The open reindex requests. */
-  reindexPending(): Promise<T.ReindexPendingResult> { return this.call("reindex.pending", {}); }
-  /** Acknowledges a reindex request. */
-  reindexAck(params: T.ReindexAckParams): Promise<T.Empty> { return this.call("reindex.ack", params); }
-  /** Counts, versions and sizes. */
-  stats(): Promise<T.StatsResult> { return this.call("stats", {}); }
-  /** Declares property types of an entity type. */
-  declare(params: T.DeclareParams): Promise<T.DeclareResult> { return this.call("declare", params); }
-  /** The declared property types. */
-  declarations(): Promise<T.DeclarationsResult> { return this.call("declarations", {}); }
-  /** A Core Spotlight query string (CSSearchQuery). `P`: the type of the entities' properties. */
-  spotlight<P extends T.PropertiesOf<P> = T.Properties>(params: T.SpotlightParams): Promise<T.SpotlightResult<P>> {
-    return this.send("spotlight", params);
-  }
-  /** A user's typed query (CSUserQuery): items and suggestions. `P`: the type of the items' properties. */
-  userQuery<P extends T.PropertiesOf<P> = T.Properties>(params: T.WithFields<T.UserQueryParams>): Promise<T.Selected<T.UserQueryResult<P>, P>>;
-  userQuery<P extends T.PropertiesOf<P> = T.Properties>(params: T.UserQueryParams): Promise<T.UserQueryResult<P>>;
-  userQuery<P extends T.PropertiesOf<P> = T.Properties>(params: T.UserQueryParams): Promise<T.UserQueryResult<P> | T.Selected<T.UserQueryResult<P>, P>> {
-    return this.send("userQuery", params);
-  }
-  /** Checks records before they are pushed, or without records the whole index; reads only. */
-  lint<P extends T.PropertiesOf<P> = T.Properties>(params: T.LintParams<P> = {}): Promise<T.LintResult> {
-    return this.send("lint", params);
-  }
-  /** A reindex drill: what the records the app pushes back would restore; reads only. */
-  drill<P extends T.PropertiesOf<P> = T.Properties>(params: T.DrillParams<P>): Promise<T.DrillResult> {
-    return this.send("drill", params);
-  }
-  /** The OpenRPC document of the pipe. */
-  discover(): Promise<T.DiscoverResult> { return this.call("rpc.discover", {}); }
 
-  /** Ends the pipe's input (an open batch is rolled back) and resolves with its exit status once it has exited. */
   close(): Promise<number | null> {
     if (!this.closed) {
       this.closed = true;
       this.child.stdin?.end();
     }
     return this.exited;
-  }
-
-  /** Writes one request and resolves with its result, typed by the caller. */
-  private send<R>(method: T.MethodName, params: unknown): Promise<R> {
-    if (this.closed || !this.child.stdin) {
-      return Promise.reject(new EntityIndexError(method, -32000, "the entityidx pipe is closed", { code: "closed" }));
-    }
-    const id = ++this.nextId;
-    let line: string;
-    try {
-      line = JSON.stringify({ jsonrpc: "2.0", id, method, params: params ?? {} }, withDates(method));
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return new Promise<R>((resolve, reject) => {
-      this.pending.set(id, { method, resolve: resolve as (result: unknown) => void, reject });
-      this.child.stdin?.write(line + "\n");
-    });
   }
 
   private receive(text: string): void {
@@ -250,26 +160,4 @@ export class EntityIndex {
       request.reject(new EntityIndexError(request.method, -32000, message, { code: "closed" }));
     }
   }
-}
-
-/** The ISO-8601 form of a date (`toISOString()`); an invalid `Date` is an invalid-params error naming its key. */
-function isoString(date: Date, method: string, key: string): string {
-  if (Number.isNaN(date.getTime())) {
-    const where = /^\d+$/.test(key) ? `element ${key}` : `"${key}"`;
-    const message = `${method}: ${where} is an invalid Date; give a valid Date or an ISO-8601 string with a zone`;
-    throw new EntityIndexError(method, -32602, message, { code: "invalid_params" });
-  }
-  return date.toISOString();
-}
-
-/**
- * A `JSON.stringify` replacer that writes each `Date` as its ISO-8601 string and refuses an invalid one.
- *
- * `Date.prototype.toJSON` has already run when a replacer sees the value, so the holder's own value is checked.
- */
-function withDates(method: string): (this: unknown, key: string, value: unknown) => unknown {
-  return function (this: unknown, key: string, value: unknown): unknown {
-    const raw = (this as Record<string, unknown>)[key];
-    return raw instanceof Date ? isoString(raw, method, key) : value;
-  };
 }

@@ -530,4 +530,6 @@ export interface ErrorData {
   /** A stable string: `invalid_record`, `invalid_params`, `not_found`, `mismatched_client_state`, … */
   code: string;
   records?: RecordProblem[];
+  /** The HTTP status of an answer of `entityidx serve` that was not JSON-RPC (`code` `http_error`). */
+  status?: number;
 }

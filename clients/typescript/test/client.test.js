@@ -14,7 +14,7 @@ test("the ES module build and the CommonJS build export the same names", async (
   const esm = await import(pathToFileURL(compiled("index.js", "esm")).href);
   const cjs = require(compiled("index.js"));
   assert.deepEqual(Object.keys(esm).sort(), Object.keys(cjs).filter((name) => name !== "__esModule").sort());
-  assert.deepEqual(Object.keys(esm).sort(), ["EntityIndex", "EntityIndexError"]);
+  assert.deepEqual(Object.keys(esm).sort(), ["EntityIndex", "EntityIndexError", "EntityIndexWeb", "pluginName", "registerEntityIndex"]);
 });
 
 test("search pages: total and nextCursor, the pages concatenated equal one request", async () => {

@@ -104,3 +104,28 @@ export async function typing(index: EntityIndex): Promise<void> {
   await EntityIndex.open({ now: new Date("2026-03-02T09:00:00Z") });
   void [badDate, placedAt, several, plain];
 }
+
+// The browser entry: the same typed API from connect, the plugin's web implementation typed like the native one.
+import { EntityIndex as BrowserIndex, registerEntityIndex } from "../dist/esm/browser.js";
+import type { EntityIndexPlugin, RegisterPlugin } from "../dist/esm/browser.js";
+
+export async function browserTyping(register: RegisterPlugin): Promise<void> {
+  const index = await BrowserIndex.connect({ url: "http://127.0.0.1:8765", token: "t" });
+  const { entities } = await index.search<OrderProps>({ query: "1042" });
+  const total: number | undefined = entities[0]?.properties?.total;
+  const placed: string | undefined = entities[0]?.properties?.placedAt;
+  // @ts-expect-error connect needs the server's url
+  await BrowserIndex.connect({ token: "t" });
+  // @ts-expect-error the browser entry starts no process
+  await BrowserIndex.open({ db: "x.sqlite" });
+  const node = await EntityIndex.connect({ url: "http://127.0.0.1:8765" });
+  same<Awaited<ReturnType<typeof node.stats>>, Awaited<ReturnType<typeof index.stats>>>(true);
+  const plugin: EntityIndexPlugin = registerEntityIndex(register, { url: "http://127.0.0.1:8765" });
+  await plugin.ingest<OrderProps>({ records: [{ type: "order", id: 1, title: "x", properties: { status: "new", total: 1, placedAt: new Date() } }] });
+  // @ts-expect-error a typed ingest checks its records' properties
+  await plugin.ingest<OrderProps>({ records: [{ type: "order", id: 1, title: "x", properties: { status: 3, total: 1, placedAt: new Date() } }] });
+  const found = await plugin.search<OrderProps>({ query: "x" });
+  same<NonNullable<(typeof found.entities)[number]["properties"]>["placedAt"], string>(true);
+  void total;
+  void placed;
+}

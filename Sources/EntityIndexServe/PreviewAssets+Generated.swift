@@ -1,0 +1,255 @@
+// swift-format-ignore-file
+// Generated from web/ by scripts/gen-web-assets.sh. Do not edit.
+
+extension PreviewAssets {
+    static let files: [String: (type: String, text: String)] = [
+        "/index.html": ("text/html; charset=utf-8", ##"""
+<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>entityidx preview</title>
+<link rel="stylesheet" href="preview.css">
+</head>
+<body>
+<header>
+  <h1>entityidx <span>preview</span></h1>
+  <p id="stats" class="muted">…</p>
+</header>
+<main>
+  <form id="search-form" role="search" autocomplete="off">
+    <input id="query" type="search" placeholder="Search the index" aria-label="Search the index" autofocus>
+    <label class="toggle"><input id="explain" type="checkbox"> ranking tiers</label>
+  </form>
+  <ul id="suggestions" aria-label="Suggestions"></ul>
+  <p id="status" class="muted" role="status"></p>
+  <ol id="results" aria-label="Results"></ol>
+  <section id="lint">
+    <h2>Lint of the index <span id="lint-summary" class="muted"></span></h2>
+    <ul id="findings"></ul>
+  </section>
+</main>
+<script src="preview.js"></script>
+</body>
+</html>
+
+"""##),
+        "/preview.css": ("text/css; charset=utf-8", ##"""
+/* The preview page of entityidx serve: results drawn as Spotlight lists app entities. No framework. */
+:root {
+  --bg: #f2f2f7; --card: #fff; --text: #1c1c1e; --muted: #6e6e73; --accent: #0a84ff; --line: #d1d1d6;
+  --mark: #ffe066; --error: #d70015; --warning: #b25000;
+  font-family: -apple-system, BlinkMacSystemFont, "SF Pro Text", "Segoe UI", Roboto, "Helvetica Neue", sans-serif;
+}
+@media (prefers-color-scheme: dark) {
+  :root { --bg: #000; --card: #1c1c1e; --text: #f2f2f7; --muted: #98989d; --line: #38383a; --mark: #7a5d00; }
+}
+* { box-sizing: border-box; }
+body { margin: 0; background: var(--bg); color: var(--text); }
+header, main { max-width: 44rem; margin: 0 auto; padding: 0 1rem; }
+header { padding-top: 1.25rem; }
+h1 { font-size: 1.4rem; margin: 0; }
+h1 span { color: var(--muted); font-weight: 400; }
+h2 { font-size: 1rem; margin: 1.5rem 0 .5rem; }
+.muted { color: var(--muted); font-size: .85rem; }
+form { display: flex; gap: .75rem; align-items: center; flex-wrap: wrap; margin: .75rem 0; }
+#query {
+  flex: 1 1 16rem; font-size: 1.1rem; padding: .6rem .9rem; border-radius: .7rem;
+  border: 1px solid var(--line); background: var(--card); color: var(--text);
+}
+.toggle { font-size: .9rem; color: var(--muted); white-space: nowrap; }
+#suggestions { list-style: none; padding: 0; margin: 0 0 .5rem; display: flex; gap: .4rem; flex-wrap: wrap; }
+#suggestions button {
+  border: 1px solid var(--line); background: var(--card); color: var(--text); border-radius: 1rem;
+  padding: .25rem .7rem; font-size: .9rem; cursor: pointer;
+}
+#results { list-style: none; padding: 0; margin: 0; background: var(--card); border-radius: .9rem; overflow: hidden; }
+#results:empty { display: none; }
+.hit { display: flex; gap: .75rem; padding: .65rem .9rem; border-bottom: 1px solid var(--line); align-items: flex-start; }
+.hit:last-child { border-bottom: 0; }
+.thumb {
+  flex: 0 0 2.6rem; height: 2.6rem; border-radius: .6rem; background: var(--accent); color: #fff;
+  display: flex; align-items: center; justify-content: center; font-weight: 600; overflow: hidden;
+}
+.thumb img { width: 100%; height: 100%; object-fit: cover; }
+.text { flex: 1; min-width: 0; }
+.title { font-weight: 600; overflow-wrap: anywhere; }
+.subtitle { color: var(--muted); font-size: .9rem; overflow-wrap: anywhere; }
+.meta { font-size: .75rem; color: var(--muted); margin-top: .2rem; }
+.meta code { background: var(--bg); border-radius: .3rem; padding: 0 .3rem; }
+mark { background: var(--mark); color: inherit; border-radius: .15rem; }
+dl.tiers {
+  display: grid; grid-template-columns: repeat(auto-fill, minmax(5.2rem, 1fr)); gap: .15rem .5rem;
+  margin: .35rem 0 0; padding-top: .3rem; border-top: 1px solid var(--line); font-size: .75rem;
+}
+dl.tiers dt { color: var(--muted); }
+dl.tiers dd { margin: 0; font-variant-numeric: tabular-nums; overflow-wrap: anywhere; }
+#findings { list-style: none; padding: 0; margin: 0; }
+#findings li { background: var(--card); border-radius: .6rem; padding: .5rem .75rem; margin-bottom: .4rem; font-size: .85rem; }
+.severity-error { color: var(--error); font-weight: 600; }
+.severity-warning { color: var(--warning); font-weight: 600; }
+@media (max-width: 30rem) {
+  h1 { font-size: 1.2rem; }
+  .hit { padding: .55rem .7rem; }
+  dl.tiers { font-size: .7rem; grid-template-columns: repeat(auto-fill, minmax(4.6rem, 1fr)); }
+}
+
+"""##),
+        "/preview.js": ("text/javascript; charset=utf-8", ##"""
+// The preview page of entityidx serve: search as you type over POST /rpc, results drawn as Spotlight lists app
+// entities, the ranking tiers on demand, user-query suggestions and the lint findings of the whole index.
+// Plain DOM calls only: record text is always set as text, never parsed as HTML.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+let nextId = 1;
+let latest = 0;
+
+/** Sends one JSON-RPC request or a batch to /rpc; resolves with the results (an error rejects). */
+async function rpc(calls) {
+  const batch = calls.map(([method, params]) => ({ jsonrpc: "2.0", id: nextId++, method, params }));
+  const response = await fetch("rpc", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(batch),
+  });
+  const answers = await response.json();
+  const byId = new Map(answers.map((a) => [a.id, a]));
+  return batch.map((request) => {
+    const answer = byId.get(request.id);
+    if (answer.error) throw new Error(answer.error.message);
+    return answer.result;
+  });
+}
+
+function element(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/** `text` with the spans of `ranges` ({start, end} in UTF-16 code units, as JavaScript strings count) marked. */
+function highlighted(tag, className, text, ranges) {
+  const node = element(tag, className);
+  const spans = ranges.map((r) => [r.start, r.end]).sort((a, b) => a[0] - b[0]);
+  let at = 0;
+  for (const [start, end] of spans) {
+    if (end <= at) continue;
+    const from = Math.max(start, at);
+    if (from > at) node.append(text.slice(at, from));
+    node.append(element("mark", "", text.slice(from, end)));
+    at = end;
+  }
+  if (at < text.length) node.append(text.slice(at));
+  return node;
+}
+
+const tierNames = ["exactId", "insideCode", "typos", "attribute", "bestField", "exactness", "rankingHint", "priority", "score"];
+
+/** The result's ranking tiers, as `search --explain` prints them: each name above its value, in tier order. */
+function tiers(explain) {
+  const list = element("dl", "tiers");
+  for (const name of tierNames) {
+    const cell = element("div");
+    cell.append(element("dt", "", name), element("dd", "", String(explain[name])));
+    list.append(cell);
+  }
+  return list;
+}
+
+/** One result, as Spotlight draws an app entity: image or initial, title, subtitle, then type, domain and id. */
+function card(entity) {
+  const item = element("li", "hit");
+  const thumb = element("div", "thumb");
+  if (typeof entity.image === "string" && /^(https?:|data:image\/)/.test(entity.image)) {
+    const img = element("img");
+    img.src = entity.image;
+    img.alt = "";
+    thumb.append(img);
+  } else {
+    thumb.textContent = (entity.title || "?").trim().charAt(0).toUpperCase();
+  }
+  const marks = (field) => (entity.highlights || []).filter((h) => h.field === field);
+  const text = element("div", "text");
+  text.append(highlighted("div", "title", entity.title, marks("title")));
+  if (entity.subtitle) text.append(highlighted("div", "subtitle", entity.subtitle, marks("subtitle")));
+  const meta = element("div", "meta");
+  meta.append(element("code", "type", entity.type), " ");
+  if (entity.domain) meta.append(element("span", "domain", entity.domain), " · ");
+  meta.append(element("span", "id", entity.id));
+  text.append(meta);
+  if (entity.explain && $("explain").checked) text.append(tiers(entity.explain));
+  item.append(thumb, text);
+  return item;
+}
+
+async function update() {
+  const query = $("query").value;
+  const ticket = ++latest;
+  try {
+    let entities;
+    let suggestions = [];
+    if (query.trim() === "") {
+      [{ entities }] = await rpc([["suggest", { limit: 10 }]]);
+    } else {
+      const explain = $("explain").checked;
+      const [found, user] = await rpc([
+        ["search", { query, limit: 20, highlight: true, explain }],
+        ["userQuery", { query, maxItems: 0, maxSuggestions: 5 }],
+      ]);
+      entities = found.entities;
+      suggestions = user.suggestions;
+    }
+    if (ticket !== latest) return;
+    $("results").replaceChildren(...entities.map(card));
+    $("suggestions").replaceChildren(...suggestions.map((s) => {
+      const item = element("li");
+      const button = highlighted("button", "suggestion", s.text, s.matchedRanges || []);
+      button.type = "button";
+      button.addEventListener("click", () => { $("query").value = s.text; update(); });
+      item.append(button);
+      return item;
+    }));
+    $("status").textContent = query.trim() === ""
+      ? "suggested entities (type to search)"
+      : `${entities.length} result${entities.length === 1 ? "" : "s"}`;
+  } catch (error) {
+    if (ticket === latest) $("status").textContent = `error: ${error.message}`;
+  }
+}
+
+async function loadIndex() {
+  try {
+    const [stats, lint] = await rpc([["stats", {}], ["lint", {}]]);
+    const types = Object.entries(stats.types).map(([t, s]) => `${t} ${s.entities}`).join(", ");
+    $("stats").textContent = `${stats.entities} entities (${types || "none"})`;
+    const shown = lint.findings.slice(0, 100);
+    $("lint-summary").textContent =
+      `${lint.errors} error${lint.errors === 1 ? "" : "s"}, ${lint.warnings} warning${lint.warnings === 1 ? "" : "s"}`;
+    $("findings").replaceChildren(...shown.map((f) => {
+      const item = element("li", "finding");
+      const who = f.record ? `${f.record.indexed ? "indexed " : ""}${f.record.type}/${f.record.id}` : "";
+      item.append(element("span", `severity-${f.severity}`, f.code), " ", element("code", "", who), ": ", f.message);
+      return item;
+    }));
+    if (lint.findings.length > shown.length) {
+      $("findings").append(element("li", "muted", `… and ${lint.findings.length - shown.length} more`));
+    }
+    if (lint.findings.length === 0) $("findings").append(element("li", "muted", "nothing found"));
+  } catch (error) {
+    $("stats").textContent = `error: ${error.message}`;
+  }
+}
+
+let timer;
+$("query").addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(update, 60); });
+$("explain").addEventListener("change", update);
+$("search-form").addEventListener("submit", (event) => { event.preventDefault(); update(); });
+loadIndex();
+update();
+
+"""##),
+    ]
+}

@@ -1,0 +1,141 @@
+"""The preview page of `entityidx serve` in a real browser (Debian's chromium, driven by Selenium and
+chromedriver): typing `ada lo` shows Ada Lovelace first with the match highlighted, the tiers toggle, suggestions,
+a lint finding, an image, phone and desktop widths; and the browser build of the TypeScript client ingests and
+searches from a page of another loopback origin. Screenshots go to .build/preview.png, .build/preview-lint.png and .build/preview-phone.png."""
+import functools
+import http.server
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unittest
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BINARY = os.path.abspath(os.environ.get("ENTITYIDX_BIN", os.path.join(REPO, ".build", "debug", "entityidx")))
+NOW = "2026-03-02T09:00:00Z"
+SHOTS = os.path.join(REPO, ".build")
+
+
+def run(*args):
+    subprocess.run([BINARY, *args], check=True, stdout=subprocess.DEVNULL)
+
+
+class PreviewTests(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.started = time.monotonic()
+        folder = tempfile.mkdtemp(prefix="entityidx-browser-")
+        db = os.path.join(folder, "index.sqlite")
+        for name in ("data/customers.ndjson", "data/products.json", "data/orders.json", "Tests/Fixtures/preview.ndjson"):
+            run("--db", db, "--now", NOW, "ingest", os.path.join(REPO, name))
+        cls.serve = subprocess.Popen([BINARY, "--db", db, "--now", NOW, "serve", "--port", "0", "--allow-writes"],
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        cls.url = cls.serve.stdout.readline().split()[-1]
+        cls.token = cls.serve.stdout.readline().split()[-1]
+        # The page of the TypeScript client comes from another loopback origin, as from a dev server.
+        site = os.path.join(folder, "site")
+        os.mkdir(site)
+        os.symlink(os.path.join(REPO, "clients", "typescript", "dist"), os.path.join(site, "dist"))
+        os.symlink(os.path.join(REPO, "Tests", "Browser", "client.html"), os.path.join(site, "client.html"))
+        handler = functools.partial(QuietHandler, directory=site)
+        cls.site = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        threading.Thread(target=cls.site.serve_forever, daemon=True).start()
+        options = webdriver.ChromeOptions()
+        options.binary_location = "/usr/bin/chromium"
+        for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1200,1000"):
+            options.add_argument(flag)
+        cls.browser = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+        cls.wait = WebDriverWait(cls.browser, 15)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.browser.quit()
+        cls.site.shutdown()
+        cls.serve.terminate()
+        status = cls.serve.wait(timeout=10)
+        cls.serve.stdout.close()
+        print(f"browser tests: {time.monotonic() - cls.started:.1f} s, serve exited with {status}", file=sys.stderr)
+
+    def type_query(self, text):
+        box = self.browser.find_element(By.ID, "query")
+        box.clear()
+        box.send_keys(text)
+
+    def first_title(self):
+        titles = self.browser.find_elements(By.CSS_SELECTOR, "#results .hit .title")
+        return titles[0].text if titles else None
+
+    def test_1_search_as_you_type(self):
+        self.browser.set_window_size(1200, 1000)
+        self.browser.get(self.url + "/")
+        self.wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#findings li.finding"))
+        self.type_query("ada lo")
+        self.wait.until(lambda b: self.first_title() == "Ada Lovelace")
+        first = self.browser.find_element(By.CSS_SELECTOR, "#results .hit")
+        marks = [m.text for m in first.find_elements(By.CSS_SELECTOR, ".title mark")]
+        self.assertEqual(marks, ["Ada", "Lovelace"])
+        self.assertEqual(first.find_element(By.CSS_SELECTOR, ".type").text, "customer")
+        self.assertEqual(first.find_element(By.CSS_SELECTOR, ".domain").text, "shop.customers.en")
+        suggestions = [s.text for s in self.browser.find_elements(By.CSS_SELECTOR, "#suggestions button")]
+        self.assertIn("Ada Lovelace", suggestions)
+        # The poster has an image; the card draws it.
+        poster = [h for h in self.browser.find_elements(By.CSS_SELECTOR, "#results .hit")
+                  if "poster" in h.find_element(By.CSS_SELECTOR, ".title").text]
+        self.assertTrue(poster and poster[0].find_elements(By.CSS_SELECTOR, ".thumb img"))
+        finding = self.browser.find_elements(By.CSS_SELECTOR, "#findings li.finding")[0].text
+        self.assertIn("broken-link", finding)
+        self.assertIn("product/p404", finding)
+
+        self.browser.find_element(By.ID, "explain").click()
+        self.wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#results .hit dl.tiers"))
+        tiers = self.browser.find_element(By.CSS_SELECTOR, "#results .hit dl.tiers")
+        heads = [dt.text for dt in tiers.find_elements(By.TAG_NAME, "dt")]
+        cells = [dd.text for dd in tiers.find_elements(By.TAG_NAME, "dd")]
+        self.assertEqual(heads[:6], ["exactId", "insideCode", "typos", "attribute", "bestField", "exactness"])
+        self.assertEqual(dict(zip(heads, cells))["exactness"], "startsTyping")
+        self.browser.save_screenshot(os.path.join(SHOTS, "preview.png"))
+        self.browser.execute_script("document.getElementById('lint').scrollIntoView()")
+        self.browser.save_screenshot(os.path.join(SHOTS, "preview-lint.png"))
+        self.browser.execute_script("window.scrollTo(0, 0)")
+
+        self.browser.set_window_size(390, 844)
+        self.wait.until(lambda b: b.execute_script("return window.innerWidth") <= 400)
+        overflow = self.browser.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+        self.assertLessEqual(overflow, 0, "no horizontal scrolling at phone width")
+        # Every tier of the first result is within its card (nothing cut off at the right).
+        cut = self.browser.execute_script(
+            "const card = document.querySelector('#results .hit').getBoundingClientRect();"
+            "return [...document.querySelectorAll('#results .hit:first-child dl.tiers dd')]"
+            ".filter((dd) => dd.getBoundingClientRect().right > card.right + 0.5).length")
+        self.assertEqual(cut, 0, "the tiers fit the card at phone width")
+        self.browser.save_screenshot(os.path.join(SHOTS, "preview-phone.png"))
+
+    def test_2_the_browser_client_ingests_and_searches(self):
+        port = self.site.server_address[1]
+        self.browser.get(f"http://127.0.0.1:{port}/client.html?server={self.url}&token={self.token}")
+        self.wait.until(lambda b: b.find_element(By.ID, "out").text != "running")
+        out = json.loads(self.browser.find_element(By.ID, "out").text)
+        self.assertEqual(out, {"inserted": 1, "first": "Grace Hopper", "marks": ["Grace", "Hopper"],
+                               "lastUsedAt": "2026-03-01T09:00:00.000Z", "refused": "unauthorized"})
+        # The preview sees what the page pushed.
+        self.browser.set_window_size(1200, 1000)
+        self.browser.get(self.url + "/")
+        self.type_query("grace")
+        self.wait.until(lambda b: self.first_title() == "Grace Hopper")
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+if __name__ == "__main__":
+    unittest.main()

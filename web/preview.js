@@ -1,0 +1,152 @@
+// The preview page of entityidx serve: search as you type over POST /rpc, results drawn as Spotlight lists app
+// entities, the ranking tiers on demand, user-query suggestions and the lint findings of the whole index.
+// Plain DOM calls only: record text is always set as text, never parsed as HTML.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+let nextId = 1;
+let latest = 0;
+
+/** Sends one JSON-RPC request or a batch to /rpc; resolves with the results (an error rejects). */
+async function rpc(calls) {
+  const batch = calls.map(([method, params]) => ({ jsonrpc: "2.0", id: nextId++, method, params }));
+  const response = await fetch("rpc", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(batch),
+  });
+  const answers = await response.json();
+  const byId = new Map(answers.map((a) => [a.id, a]));
+  return batch.map((request) => {
+    const answer = byId.get(request.id);
+    if (answer.error) throw new Error(answer.error.message);
+    return answer.result;
+  });
+}
+
+function element(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/** `text` with the spans of `ranges` ({start, end} in UTF-16 code units, as JavaScript strings count) marked. */
+function highlighted(tag, className, text, ranges) {
+  const node = element(tag, className);
+  const spans = ranges.map((r) => [r.start, r.end]).sort((a, b) => a[0] - b[0]);
+  let at = 0;
+  for (const [start, end] of spans) {
+    if (end <= at) continue;
+    const from = Math.max(start, at);
+    if (from > at) node.append(text.slice(at, from));
+    node.append(element("mark", "", text.slice(from, end)));
+    at = end;
+  }
+  if (at < text.length) node.append(text.slice(at));
+  return node;
+}
+
+const tierNames = ["exactId", "insideCode", "typos", "attribute", "bestField", "exactness", "rankingHint", "priority", "score"];
+
+/** The result's ranking tiers, as `search --explain` prints them: each name above its value, in tier order. */
+function tiers(explain) {
+  const list = element("dl", "tiers");
+  for (const name of tierNames) {
+    const cell = element("div");
+    cell.append(element("dt", "", name), element("dd", "", String(explain[name])));
+    list.append(cell);
+  }
+  return list;
+}
+
+/** One result, as Spotlight draws an app entity: image or initial, title, subtitle, then type, domain and id. */
+function card(entity) {
+  const item = element("li", "hit");
+  const thumb = element("div", "thumb");
+  if (typeof entity.image === "string" && /^(https?:|data:image\/)/.test(entity.image)) {
+    const img = element("img");
+    img.src = entity.image;
+    img.alt = "";
+    thumb.append(img);
+  } else {
+    thumb.textContent = (entity.title || "?").trim().charAt(0).toUpperCase();
+  }
+  const marks = (field) => (entity.highlights || []).filter((h) => h.field === field);
+  const text = element("div", "text");
+  text.append(highlighted("div", "title", entity.title, marks("title")));
+  if (entity.subtitle) text.append(highlighted("div", "subtitle", entity.subtitle, marks("subtitle")));
+  const meta = element("div", "meta");
+  meta.append(element("code", "type", entity.type), " ");
+  if (entity.domain) meta.append(element("span", "domain", entity.domain), " · ");
+  meta.append(element("span", "id", entity.id));
+  text.append(meta);
+  if (entity.explain && $("explain").checked) text.append(tiers(entity.explain));
+  item.append(thumb, text);
+  return item;
+}
+
+async function update() {
+  const query = $("query").value;
+  const ticket = ++latest;
+  try {
+    let entities;
+    let suggestions = [];
+    if (query.trim() === "") {
+      [{ entities }] = await rpc([["suggest", { limit: 10 }]]);
+    } else {
+      const explain = $("explain").checked;
+      const [found, user] = await rpc([
+        ["search", { query, limit: 20, highlight: true, explain }],
+        ["userQuery", { query, maxItems: 0, maxSuggestions: 5 }],
+      ]);
+      entities = found.entities;
+      suggestions = user.suggestions;
+    }
+    if (ticket !== latest) return;
+    $("results").replaceChildren(...entities.map(card));
+    $("suggestions").replaceChildren(...suggestions.map((s) => {
+      const item = element("li");
+      const button = highlighted("button", "suggestion", s.text, s.matchedRanges || []);
+      button.type = "button";
+      button.addEventListener("click", () => { $("query").value = s.text; update(); });
+      item.append(button);
+      return item;
+    }));
+    $("status").textContent = query.trim() === ""
+      ? "suggested entities (type to search)"
+      : `${entities.length} result${entities.length === 1 ? "" : "s"}`;
+  } catch (error) {
+    if (ticket === latest) $("status").textContent = `error: ${error.message}`;
+  }
+}
+
+async function loadIndex() {
+  try {
+    const [stats, lint] = await rpc([["stats", {}], ["lint", {}]]);
+    const types = Object.entries(stats.types).map(([t, s]) => `${t} ${s.entities}`).join(", ");
+    $("stats").textContent = `${stats.entities} entities (${types || "none"})`;
+    const shown = lint.findings.slice(0, 100);
+    $("lint-summary").textContent =
+      `${lint.errors} error${lint.errors === 1 ? "" : "s"}, ${lint.warnings} warning${lint.warnings === 1 ? "" : "s"}`;
+    $("findings").replaceChildren(...shown.map((f) => {
+      const item = element("li", "finding");
+      const who = f.record ? `${f.record.indexed ? "indexed " : ""}${f.record.type}/${f.record.id}` : "";
+      item.append(element("span", `severity-${f.severity}`, f.code), " ", element("code", "", who), ": ", f.message);
+      return item;
+    }));
+    if (lint.findings.length > shown.length) {
+      $("findings").append(element("li", "muted", `… and ${lint.findings.length - shown.length} more`));
+    }
+    if (lint.findings.length === 0) $("findings").append(element("li", "muted", "nothing found"));
+  } catch (error) {
+    $("stats").textContent = `error: ${error.message}`;
+  }
+}
+
+let timer;
+$("query").addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(update, 60); });
+$("explain").addEventListener("change", update);
+$("search-form").addEventListener("submit", (event) => { event.preventDefault(); update(); });
+loadIndex();
+update();
