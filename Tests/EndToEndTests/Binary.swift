@@ -101,6 +101,20 @@ enum Binary {
         }
     }
 
+    /// What the stock `sqlite3` shell prints for `sql` on `db` (standard output and error), trimmed.
+    static func sqlite(_ db: String, _ sql: String) throws -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        p.arguments = [db, sql]
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = out
+        try p.run()
+        p.waitUntilExit()
+        return String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(
+            in: .whitespacesAndNewlines)
+    }
+
     /// Runs `entityidx ARGS` with `input` on stdin.
     static func run(_ arguments: [String], input: String = "", environment: [String: String] = [:]) throws -> Result {
         Binary.ignoreSIGPIPE

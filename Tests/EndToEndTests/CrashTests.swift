@@ -8,18 +8,7 @@ import Testing
 @Suite(.serialized) struct CrashTests {
     static let rounds = Int(ProcessInfo.processInfo.environment["ENTITYIDX_CRASH_ROUNDS"] ?? "") ?? 6
 
-    func sqlite(_ db: String, _ sql: String) throws -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        p.arguments = [db, sql]
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = out
-        try p.run()
-        p.waitUntilExit()
-        return String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(
-            in: .whitespacesAndNewlines)
-    }
+    func sqlite(_ db: String, _ sql: String) throws -> String { try Binary.sqlite(db, sql) }
 
     /// A kill can land before the schema is created: the database then has no tables at all (creating the
     /// schema is one transaction), otherwise SQLite and FTS5 must both find it intact.

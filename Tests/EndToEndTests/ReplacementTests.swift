@@ -31,18 +31,7 @@ import Testing
         return (types(r.status == 0 ? r.json : nil), r)
     }
 
-    func sqlite(_ db: String, _ sql: String) throws -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        p.arguments = [db, sql]
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = out
-        try p.run()
-        p.waitUntilExit()
-        return String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(
-            in: .whitespacesAndNewlines)
-    }
+    func sqlite(_ db: String, _ sql: String) throws -> String { try Binary.sqlite(db, sql) }
 
     /// A folder with `other.sqlite` (320 orders, closed: no `-wal`) and a server on `repl.sqlite` that has just
     /// ingested 50 tasks, still in its `-wal`.

@@ -14,7 +14,7 @@ import Testing
         try Binary.ingestSamples(into: dir + "/shop.sqlite", now: now)
         TestSupport.write(dir + "/records.ndjson", "")
         TestSupport.write(dir + "/restore.ndjson", "")
-        try FileManager.default.createDirectory(atPath: dir + "/work", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: dir + "/cwd", withIntermediateDirectories: true)
         return dir
     }
 
@@ -72,7 +72,7 @@ import Testing
                 _entityidx
                 printf '%s\\n' "${COMPREPLY[@]}"
                 """
-            result["bash"] = try lines(bash, ["--norc", "-c", program], in: dir + "/work", environment: environment)
+            result["bash"] = try lines(bash, ["--norc", "-c", program], in: dir + "/cwd", environment: environment)
                 .filter { !$0.isEmpty }
         }
         if let zsh = Self.shell("zsh") {
@@ -80,13 +80,13 @@ import Testing
             TestSupport.write(dir + "/init.zsh", Self.zshInit)
             TestSupport.write(dir + "/capture.zsh", Self.zshCapture)
             result["zsh"] = try lines(
-                zsh, ["-f", dir + "/capture.zsh", dir + "/zsh", dir + "/init.zsh", line], in: dir + "/work",
+                zsh, ["-f", dir + "/capture.zsh", dir + "/zsh", dir + "/init.zsh", line], in: dir + "/cwd",
                 environment: environment)
         }
         if let fish = Self.shell("fish") {
             let source = try script("fish", into: dir)
             result["fish"] = try lines(
-                fish, ["--no-config", "-c", "source '\(source)'; complete -C '\(line)'"], in: dir + "/work",
+                fish, ["--no-config", "-c", "source '\(source)'; complete -C '\(line)'"], in: dir + "/cwd",
                 environment: environment)
         }
         return result
@@ -148,7 +148,7 @@ import Testing
         expectEvery(try complete("entityidx query --type o", in: dir, environment: env), ["order"], "ENTITYIDX_DB")
         // A missing index completes nothing, says nothing and creates nothing.
         expectEvery(try complete("entityidx --db missing.sqlite search --type ", in: dir), [], "missing index")
-        #expect(!FileManager.default.fileExists(atPath: dir + "/work/missing.sqlite"))
+        #expect(!FileManager.default.fileExists(atPath: dir + "/cwd/missing.sqlite"))
         // Fast enough to run on every tab: one `entityidx types` on the sample index.
         let started = Date()
         for _ in 0..<5 { _ = try Binary.run(["--db", dir + "/shop.sqlite", "types"]) }

@@ -341,21 +341,24 @@ struct TopK {
     /// `search` (one document's, by rowid).
     private func positions(_ docid: Int64) throws -> WordMatch {
         let expression = query.terms.map { $0.expression() }.joined(separator: " OR ")
-        let code = try db.rows(
+        return try positionCode(docid, expression, map: phraseMap(maxTypos: .max)).map(WordMatch.init(code:))
+            ?? .none(terms: query.terms.count)
+    }
+
+    /// The `eidx_rank` code of one document for `expression` (nil when it does not match).
+    private func positionCode(_ docid: Int64, _ expression: String, map: String) throws -> Int64? {
+        try db.rows(
             "SELECT eidx_rank(search, ?) FROM search WHERE search MATCH ? AND rowid = ?",
-            [.text(phraseMap(maxTypos: .max)), .text(expression), .integer(docid)]
+            [.text(map), .text(expression), .integer(docid)]
         ) { $0.int(0) }.first
-        return code.map(WordMatch.init(code:)) ?? .none(terms: query.terms.count)
     }
 
     /// Whether the query's last word matches one document whole in a field of the rank where it matches best (its
     /// best rank from its positions, then a whole-word lookup in that rank's columns).
     private func lastWordIsWhole(_ docid: Int64) throws -> Bool {
         guard let last = query.terms.last else { return false }
-        let best = try db.rows(
-            "SELECT eidx_rank(search, ?) FROM search WHERE search MATCH ? AND rowid = ?",
-            [.text(Self.phraseMap([last], maxTypos: .max)), .text(last.expression()), .integer(docid)]
-        ) { WordMatch(code: $0.int(0)).attribute }.first
+        let best = try positionCode(docid, last.expression(), map: Self.phraseMap([last], maxTypos: .max))
+            .map { WordMatch(code: $0).attribute }
         guard let best, best < Ranker.columnsOfRank.count else { return false }
         let whole = "{\(Ranker.columnsOfRank[best])} : (\(last.expression(wholeWords: true)))"
         return try db.scalar(
