@@ -107,8 +107,13 @@ extension EntityStore {
         }
         let all = Ranker.top(topK.accepted, limit: ranking)
         var total = all.count, lowerBound = false
-        if counting && all.count > window {
-            let counted = try countMatches(query, phase: phase, conditions: fragment)
+        if phase == .words && topK.acceptedEveryMatch {
+            total = topK.accepted.count
+            lowerBound = total > Self.maxExactTotal
+        } else if counting && all.count > window {
+            let visible = try everyEntityVisible(types: request.types, filtered: !request.filters.isEmpty)
+            let counted = try countMatches(
+                query, phase: phase, conditions: fragment, everyDocumentVisible: visible)
             lowerBound = counted > Self.maxExactTotal
             total = lowerBound ? max(counted, all.count) : counted
         }

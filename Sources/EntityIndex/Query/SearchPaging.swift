@@ -91,9 +91,20 @@ extension EntityStore {
     ///
     /// Matching words: the entities whose id is the query's (`id_key`) and every match of the query's expression;
     /// typos: the matches of the expression with its variants; fragments: the codes that hold the word.
-    func countMatches(_ query: SearchQuery, phase: SearchPhase, conditions: SQLFragment) throws -> Int {
+    ///
+    /// When every document of the full-text indexes is an entity the search may return (`everyDocumentVisible`),
+    /// the matches are counted in the index alone; else each counted match's entity is read for its conditions.
+    func countMatches(_ query: SearchQuery, phase: SearchPhase, conditions: SQLFragment, everyDocumentVisible: Bool)
+        throws -> Int
+    {
         let bound = Self.maxExactTotal + 1
         func count(_ table: String, _ expression: String) throws -> Int {
+            if everyDocumentVisible {
+                return Int(
+                    try db.scalar(
+                        "SELECT count(*) FROM (SELECT 1 FROM \(table) WHERE \(table) MATCH ? LIMIT \(bound))",
+                        [.text(expression)])?.int ?? 0)
+            }
             let sql = """
                 SELECT count(*) FROM (SELECT 1 FROM \(table) JOIN search_doc d ON d.doc = \(table).rowid
                 JOIN entity e ON e.rowid = d.rowid WHERE \(table) MATCH ? AND \(conditions.sql) LIMIT \(bound))
@@ -122,6 +133,23 @@ extension EntityStore {
         case .fragments:
             return try count("search_code", "\"" + query.idKey.replacingAll("\"", "\"\"") + "\"")
         }
+    }
+}
+
+extension EntityStore {
+    /// Whether a search of `types` (empty: every type) without filters may return every entity: none is hidden
+    /// (`entity_hidden`, a partial index), none has expired (`entity_expires`) and every entity is of one of the
+    /// types (the smallest and largest type, from the index of (type, id)). Three index lookups.
+    func everyEntityVisible(types: [String], filtered: Bool) throws -> Bool {
+        guard !filtered,
+            try db.scalar("SELECT 1 FROM entity WHERE hidden != 0 LIMIT 1") == nil,
+            let soonest = try db.scalar("SELECT min(expires_at) FROM entity")?.int, soonest > now
+        else { return false }
+        guard !types.isEmpty else { return true }
+        guard let first = try db.scalar("SELECT min(type) FROM entity")?.string,
+            let last = try db.scalar("SELECT max(type) FROM entity")?.string
+        else { return true }
+        return first == last && types.contains(first)
     }
 }
 

@@ -24,6 +24,9 @@ struct TopK {
     private var failing = Set<Int64>()
     /// Documents whose every tier is known (from all their fields), with those tiers.
     private var known: [Int64: Ranker.Ranked] = [:]
+    /// Whether `run` read every match without typos (`rankedFewMatches`): then `accepted` holds every entity the
+    /// search's words match, and its count is the search's total.
+    private(set) var acceptedEveryMatch = false
 
     /// How a bucket's query tells how a candidate's words matched.
     enum Match {
@@ -76,7 +79,9 @@ struct TopK {
         guard query.terms.count > 1 || query.terms.contains(where: { if case .plain = $0.kind { false } else { true } })
         else { return false }
         let expression = query.terms.map { $0.expression(maxTypos: 0) }.joined(separator: " AND ")
-        return try rankedFew("search", expression) { _ in true }
+        guard !isDone, try rankedFew("search", expression, accepting: { _ in true }) else { return isDone }
+        acceptedEveryMatch = true
+        return true
     }
 
     /// Reads the matches of `expression` in the full-text `table` when they are at most `fewMatches`, and accepts
