@@ -84,3 +84,52 @@ import Testing
         #expect(try store.db.scalar("SELECT count(*) FROM vocabulary")?.int == 0)
     }
 }
+
+/// The typo walk reads the vocabulary from its copy in memory from a store's second walk on: the copy must give
+/// the same variants as the table, for every word, and follow the table as records are written.
+@Suite struct VocabularyCopyTests {
+    @Test func typoWalksAgreeWithTheTable() throws {
+        let store = try TestSupport.store()
+        let text = try #require(TestSupport.read(TestSupport.repository + "/Tests/Fixtures/debian-sample.ndjson"))
+        _ = try store.ingest(text.split(separator: "\n").map { TestSupport.json(String($0)) })
+        let copy = VocabularyCopy()
+        try copy.refresh(store)
+        let words = try store.db.rows("SELECT term FROM vocabulary") { $0.text(0) }
+        #expect(copy.count == words.count && words.count > 2_000)
+        var rng = TestSupport.SeededGenerator(seed: 41)
+        var compared = 0, withVariants = 0
+        for word in words where word.unicodeScalars.count >= 5 && Int.random(in: 0..<16, using: &rng) == 0 {
+            // The word itself, one letter dropped, and one doubled, each typed whole and as a prefix.
+            var scalars = Array(word.unicodeScalars)
+            let i = Int.random(in: 1..<scalars.count, using: &rng)
+            let dropped = String(String.UnicodeScalarView(scalars[..<i] + scalars[(i + 1)...]))
+            scalars.insert(scalars[i], at: i)
+            for query in [word, dropped, String(String.UnicodeScalarView(scalars))] {
+                let budget = QueryTerm.typoBudget(query)
+                guard budget > 0 else { continue }
+                for prefix in [false, true] {
+                    let fromTable = try TypoTolerance.variants(
+                        of: query, budget: budget, prefix: prefix, TypoTolerance.Vocabulary(store.db))
+                    let fromCopy = try TypoTolerance.variants(
+                        of: query, budget: budget, prefix: prefix, TypoTolerance.Vocabulary(store.db, copy: copy))
+                    #expect(fromTable == fromCopy, "\(query), prefix \(prefix)")
+                    compared += 1
+                    if !fromTable.isEmpty { withVariants += 1 }
+                }
+            }
+        }
+        #expect(compared > 300 && withVariants > compared / 4)
+    }
+
+    @Test func followsWrites() throws {
+        let store = try TestSupport.store()
+        _ = try store.ingest([TestSupport.json(#"{"type":"note","id":"1","title":"Kaffeemaschine"}"#)])
+        // The first typo search reads the table, the second the copy; a word written after the copy was made is
+        // found with typos too.
+        #expect(try store.search(SearchRequest(query: "kafeemaschine ")).map(\.key.id) == ["1"])
+        #expect(try store.search(SearchRequest(query: "kafeemaschine ")).map(\.key.id) == ["1"])
+        _ = try store.ingest([TestSupport.json(#"{"type":"note","id":"2","title":"Teekanne Porzellan"}"#)])
+        #expect(try store.search(SearchRequest(query: "porzelan ")).map(\.key.id) == ["2"])
+        #expect(store.vocabularyCopy.walks == 3)
+    }
+}

@@ -94,7 +94,11 @@ extension EntityStore {
         var phase = SearchPhase.words
         try topK.run()
         if topK.accepted.isEmpty, query.terms.contains(where: { $0.typoBudget > 0 }) {
-            try TypoTolerance.expand(&query.terms, db: db)
+            // From the second walk of this store on, the vocabulary is read from its copy in memory.
+            vocabularyCopy.walks += 1
+            let copy = vocabularyCopy.walks > 1 ? vocabularyCopy : nil
+            try copy?.refresh(self)
+            try TypoTolerance.expand(&query.terms, db: db, copy: copy)
             if query.terms.contains(where: { !$0.variants.isEmpty }) {
                 phase = .typos
                 topK.query = query

@@ -37,9 +37,10 @@ enum TypoTolerance {
     /// A prefix completed by at most this many words has them read at once instead of walked letter by letter.
     static let smallSubtree = 256
 
-    /// Fills the variants of each eligible term, and of each eligible part of a compound, from the vocabulary.
-    static func expand(_ terms: inout [QueryTerm], db: Connection) throws {
-        let vocabulary = try Vocabulary(db)
+    /// Fills the variants of each eligible term, and of each eligible part of a compound, from the vocabulary: the
+    /// table, or `copy` when given (the same words in memory, read from the table when it moved).
+    static func expand(_ terms: inout [QueryTerm], db: Connection, copy: VocabularyCopy? = nil) throws {
+        let vocabulary = try Vocabulary(db, copy: copy)
         for i in terms.indices {
             switch terms[i].kind {
             case .plain(let word):
@@ -76,22 +77,26 @@ enum TypoTolerance {
             .prefix(maxVariants).map { $0 }
     }
 
-    /// Seeks in the sorted `vocabulary` table.
+    /// Seeks in the sorted `vocabulary` table, or in its copy in memory (the same words in the same order, so a walk
+    /// finds the same variants with the same number of seeks either way).
     struct Vocabulary {
         let atLeast: Statement
         let after: Statement
         let range: Statement
+        let copy: VocabularyCopy?
         var seeks = 0
 
-        init(_ db: Connection) throws {
+        init(_ db: Connection, copy: VocabularyCopy? = nil) throws {
             atLeast = try db.cached("SELECT term FROM vocabulary WHERE term >= ? ORDER BY term LIMIT 1")
             after = try db.cached("SELECT term FROM vocabulary WHERE term > ? ORDER BY term LIMIT 1")
             range = try db.cached("SELECT term FROM vocabulary WHERE term >= ? AND term < ? ORDER BY term LIMIT ?")
+            self.copy = copy
         }
 
         /// The first word at or after `s` (strictly after when `strictly`).
         mutating func seek(_ s: String, strictly: Bool = false) throws -> String? {
             seeks += 1
+            if let copy { return copy.seek(Array(s.utf8), strictly: strictly) }
             let statement = strictly ? after : atLeast
             defer { statement.reset() }
             try statement.bind([.text(s)])
@@ -103,6 +108,10 @@ enum TypoTolerance {
         /// The words starting with `s`, or nil when there are more than `limit`.
         mutating func words(startingWith s: String, atMost limit: Int) throws -> [String]? {
             seeks += 1
+            if let copy {
+                let found = copy.words(from: Array(s.utf8), below: Array(s.prefixUpperBound.utf8), limit: limit + 1)
+                return found.count > limit ? nil : found
+            }
             defer { range.reset() }
             try range.bind([.text(s), .text(s.prefixUpperBound), .integer(Int64(limit + 1))])
             var found: [String] = []

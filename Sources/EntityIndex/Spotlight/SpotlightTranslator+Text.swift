@@ -188,7 +188,7 @@ extension SpotlightTranslator {
     /// at most `vocabularyTerms` of them; else nil.
     func vocabulary(containing run: String) throws -> [String]? {
         guard !run.hasASCIIDigit else { return nil }
-        let terms = try store.spotlightVocabulary.words(containing: run, limit: Self.vocabularyTerms, db: store)
+        let terms = try store.vocabularyCopy.words(containing: run, limit: Self.vocabularyTerms, db: store)
         return terms.count > Self.vocabularyTerms ? nil : terms.map { "\"" + $0 + "\"" }
     }
 

@@ -38,7 +38,7 @@ public final class EntityStore {
     /// What the running Core Spotlight query has compared so far.
     let spotlightBudget = SpotlightBudget()
     /// The vocabulary's words in memory, for the Core Spotlight forms that look for words holding a run.
-    let spotlightVocabulary = SpotlightVocabulary()
+    let vocabularyCopy = VocabularyCopy()
     /// Told how many entities a rebuild of the search text concerns, before it starts.
     public var onRebuild: ((Int) -> Void)?
 
