@@ -81,6 +81,11 @@ public final class Ingestion {
             }
         }
         try store.checkFile()
+        // The full-text rows are written in document order, in runs (`EntityStore.writingIndexRowsInOrder`).
+        if store.deferredIndexRows == nil {
+            store.deferredIndexRows = []
+            holdsIndexRows = true
+        }
         reindexPending = try store.db.scalar("SELECT EXISTS (SELECT 1 FROM reindex_outstanding)")?.int == 1
         if try store.allDeclarations() != preparer.declarations {
             declarationsChanged = true
@@ -89,6 +94,18 @@ public final class Ingestion {
     }
 
     private var writerPreparer: RecordPreparer?
+    /// Whether this ingest holds the store's full-text rows to write them in order (it writes them before it
+    /// commits, and drops them when it rolls back).
+    private var holdsIndexRows = false
+
+    private func releaseIndexRows() {
+        guard holdsIndexRows else { return }
+        store.deferredIndexRows = nil
+        store.deferredIndexBytes = 0
+        holdsIndexRows = false
+    }
+
+    deinit { releaseIndexRows() }
 
     /// Records a problem found before validation (a line that is not JSON, say).
     public func reject(_ problem: RecordProblem) {
@@ -146,6 +163,8 @@ public final class Ingestion {
         // Nothing to write (an empty input): no lock was taken, nothing changes.
         guard let transaction else { return counts }
         do {
+            try store.writeDeferredIndexRows()
+            releaseIndexRows()
             try store.purgeExpired()
             try transaction.commit()
         } catch {
@@ -158,6 +177,7 @@ public final class Ingestion {
     /// Abandons the ingest: nothing of it stays (also when the ingest is dropped unfinished).
     public func rollback() {
         transaction?.rollback()
+        releaseIndexRows()
     }
 
     private func upsert(_ record: EntityRecord, stored: SQLValue, derived: PreparedRecord.Derived?) throws {

@@ -39,6 +39,9 @@ public final class EntityStore {
     let spotlightBudget = SpotlightBudget()
     /// The vocabulary's words in memory, for the Core Spotlight forms that look for words holding a run.
     let vocabularyCopy = VocabularyCopy()
+    /// Full-text rows waiting to be written in document order (`writingIndexRowsInOrder`), and their text's bytes.
+    var deferredIndexRows: [DeferredIndexRow]?
+    var deferredIndexBytes = 0
     /// Told how many entities a rebuild of the search text concerns, before it starts.
     public var onRebuild: ((Int) -> Void)?
 
@@ -276,6 +279,15 @@ public final class EntityStore {
         let preparer = RecordPreparer(declarations: try allDeclarations(type: type))
         var kinds = Set<PropertyKindKey>()
         var knownTerms = Set<String>()
+        try writingIndexRowsInOrder {
+            try rederive(rows, preparer, &kinds, &knownTerms)
+        }
+    }
+
+    private func rederive(
+        _ rows: [(Int64, JSONObject)], _ preparer: RecordPreparer, _ kinds: inout Set<PropertyKindKey>,
+        _ knownTerms: inout Set<String>
+    ) throws {
         for (rowid, object) in rows {
             guard case .success(let record) = RecordValidator.validate(.object(object), position: 0) else { continue }
             let derived = preparer.derive(record)

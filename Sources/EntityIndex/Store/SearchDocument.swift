@@ -119,12 +119,7 @@ extension EntityStore {
                 title_plain = excluded.title_plain, text_hash = excluded.text_hash
             """,
             [.integer(rowid), .integer(docid), columns[0], columns[5], .text(doc.titlePlain), .integer(doc.textHash)])
-        try db.run(
-            "INSERT INTO search(rowid, title, names, subtitle, description, props, ident) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [.integer(docid)] + columns)
-        try db.run(
-            "INSERT INTO search_title(rowid, title, ident) VALUES (?, ?, ?)", [.integer(docid), columns[0], columns[5]])
-        try db.run("INSERT INTO search_code(rowid, codes) VALUES (?, ?)", [.integer(docid), .text(doc.codes)])
+        try writeIndexRows(DeferredIndexRow(docid: docid, columns: columns, codes: doc.codes))
         for key in doc.nameKeys {
             try db.run("INSERT OR IGNORE INTO name_key(hash, doc) VALUES (?, ?)", [.integer(key), .integer(docid)])
         }
@@ -148,6 +143,8 @@ extension EntityStore {
             ($0.int(0), $0.int(1))
         }
         guard let (docid, hash) = stored.first else { return }
+        // A row still held would be written after its delete.
+        try writeDeferredIndexRows()
         guard let doc, !checked || hash == doc.textHash else {
             try rebuildIndexes()
             if let doc { try deleteIndexEntry(rowid: rowid, doc, checked: false) }
@@ -194,6 +191,8 @@ extension EntityStore {
 
     /// Removes every entry of the full-text indexes.
     func emptyFullTextIndexes() throws {
+        if deferredIndexRows != nil { deferredIndexRows = [] }
+        deferredIndexBytes = 0
         for table in ["search", "search_title", "search_code"] {
             try db.execute("INSERT INTO \(table)(\(table)) VALUES ('delete-all')")
         }
