@@ -111,10 +111,17 @@ extension EntityStore {
                 """
             return Int(try db.scalar(sql, [.text(expression)] + conditions.arguments)?.int ?? 0)
         }
+        // The titles and ids alone first: their matches are matches of `search` too (the same columns, the same
+        // terms), and a long prefix that FTS5 must merge costs a fraction there; when they reach the bound, the
+        // total is known to be beyond it.
+        func countTitlesFirst(_ expression: String) throws -> Int {
+            let titles = try count("search_title", expression)
+            return titles >= bound ? titles : try count("search", expression)
+        }
         switch phase {
         case .words:
             let expression = query.terms.map { $0.expression(maxTypos: 0) }.joined(separator: " AND ")
-            var total = try count("search", expression)
+            var total = try countTitlesFirst(expression)
             guard total < bound else { return total }
             let exactIDs = try db.rows(
                 """
@@ -129,7 +136,7 @@ extension EntityStore {
             }
             return total
         case .typos:
-            return try count("search", query.terms.map { $0.expression() }.joined(separator: " AND "))
+            return try countTitlesFirst(query.terms.map { $0.expression() }.joined(separator: " AND "))
         case .fragments:
             return try count("search_code", "\"" + query.idKey.replacingAll("\"", "\"\"") + "\"")
         }
