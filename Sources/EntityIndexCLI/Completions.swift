@@ -19,7 +19,9 @@ enum Completions {
     /// Options whose value is a file.
     static let fileOptions: Set<String> = ["db", "restore"]
     /// Options whose value is one of a few words.
-    static let optionWords: [String: [String]] = ["direction": RelatedDirection.allCases.map(\.rawValue)]
+    static let optionWords: [String: [String]] = [
+        "direction": RelatedDirection.allCases.map(\.rawValue), "matching": WordMatching.allCases.map(\.rawValue),
+    ]
     /// Commands whose arguments are files.
     static let fileCommands: Set<String> = ["ingest", "lint"]
     /// Options whose values are the index's types (`entityidx types`, with the command line's `--db`).

@@ -31,7 +31,7 @@ extension SpotlightRequest: PipeMethod {
 
 extension UserQueryRequest: PipeMethod {
     public static let method = Method.userQuery
-    public static let parameters = ["query", "maxItems", "maxSuggestions", "fields"]
+    public static let parameters = ["query", "maxItems", "maxSuggestions", "fields", "matching"]
     public init(params p: Params) throws(EntityIndexError) {
         self.init(
             query: try p.requiredString("query"),
@@ -39,6 +39,7 @@ extension UserQueryRequest: PipeMethod {
             maxSuggestions: try p.int("maxSuggestions", range: 0...Self.maxSuggestionsLimit)
                 ?? Self.defaultMaxSuggestions)
         fields = try p.fields()
+        matching = try p.matching(default: .frequency)
     }
     public func run(on store: EntityStore) throws(EntityIndexError) -> UserQueryResult {
         var result = try store.userQuery(self)

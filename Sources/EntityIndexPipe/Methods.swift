@@ -34,12 +34,15 @@ extension GetRequest: PipeMethod {
 
 extension SearchRequest: PipeMethod {
     public static let method = Method.search
-    public static let parameters = ["query", "type", "limit", "filters", "explain", "highlight", "cursor", "fields"]
+    public static let parameters = [
+        "query", "type", "limit", "filters", "explain", "highlight", "cursor", "fields", "matching",
+    ]
     public init(params p: Params) throws(EntityIndexError) {
         self.init(
             query: try p.requiredString("query"), types: try p.types(required: false), limit: try p.limit(default: 20),
             filters: try p.filters(), explain: try p.bool("explain") ?? false,
-            highlight: try p.bool("highlight") ?? false, cursor: try p.string("cursor"))
+            highlight: try p.bool("highlight") ?? false, cursor: try p.string("cursor"),
+            matching: try p.matching(default: .all))
         fields = try p.fields()
     }
     public func validate() throws(EntityIndexError) { try check(types: types) }

@@ -149,6 +149,15 @@ public struct Params {
         }
     }
 
+    /// `matching`: how many of a search's words must match (`all`, `frequency`, `last`).
+    func matching(default value: WordMatching) throws(EntityIndexError) -> WordMatching {
+        guard let name = try string("matching") else { return value }
+        guard let matching = WordMatching(rawValue: name) else {
+            throw fail("matching", "must be one of \(WordMatching.names), got \"\(name.prefix(40))\"")
+        }
+        return matching
+    }
+
     func limit(default value: Int) throws(EntityIndexError) -> Int {
         try int("limit", range: 0...EntityStore.maxResults) ?? value
     }

@@ -14,10 +14,12 @@ public struct SearchRequest: Sendable {
     public var cursor: String?
     /// Only these fields of each entity (`fields`); nil: whole entities.
     public var fields: FieldSelection? = nil
+    /// Whether every word must match (`all`), or fewer when fewer than the page's results match them all.
+    public var matching: WordMatching
 
     public init(
         query: String, types: [String] = [], limit: Int = 20, filters: [PropertyFilter] = [],
-        explain: Bool = false, highlight: Bool = false, cursor: String? = nil
+        explain: Bool = false, highlight: Bool = false, cursor: String? = nil, matching: WordMatching = .all
     ) {
         self.query = query
         self.types = TypeUnion.normalized(types)
@@ -26,24 +28,26 @@ public struct SearchRequest: Sendable {
         self.explain = explain
         self.highlight = highlight
         self.cursor = cursor
+        self.matching = matching
     }
 
     /// A search of one type, or of every type (nil).
     public init(
         query: String, type: String?, limit: Int = 20, filters: [PropertyFilter] = [], explain: Bool = false,
-        highlight: Bool = false, cursor: String? = nil
+        highlight: Bool = false, cursor: String? = nil, matching: WordMatching = .all
     ) {
         self.init(
             query: query, types: type.map { [$0] } ?? [], limit: limit, filters: filters, explain: explain,
-            highlight: highlight, cursor: cursor)
+            highlight: highlight, cursor: cursor, matching: matching)
     }
 }
 
 extension EntityStore {
     /// Searches titles, synonyms, keywords, subtitles, descriptions, string properties and ids.
     ///
-    /// Every word must match; the last one is a prefix while typing. When nothing matches, words of five letters or
-    /// more may match with typos. Hidden and expired entities are never returned. Results are the exact top `limit`
+    /// Every word must match (with `matching` other than `all`, fewer words when fewer entities than the page needs
+    /// match them all); the last one is a prefix while typing. When nothing matches, words of five letters or more
+    /// may match with typos. Hidden and expired entities are never returned. Results are the exact top `limit`
     /// of every match under the tiers of `Ranker`, found by `TopK` without reading every match.
     public func search(_ request: SearchRequest) throws(EntityIndexError) -> [EntityResult] {
         try searchPage(request, counting: false).entities
@@ -90,34 +94,18 @@ extension EntityStore {
         // One result more than the page needs, when the caller pages or counts: whether there is a next page.
         let ranking = counting ? window + 1 : window
         let fragment = SQLFragment(sql: conditions, arguments: arguments)
-        var topK = TopK(db: db, query: query, limit: ranking, conditions: fragment)
-        var phase = SearchPhase.words
-        try topK.run()
-        if topK.accepted.isEmpty, query.terms.contains(where: { $0.typoBudget > 0 }) {
-            // From the second walk of this store on, the vocabulary is read from its copy in memory.
-            vocabularyCopy.walks += 1
-            let copy = vocabularyCopy.walks > 1 ? vocabularyCopy : nil
-            try copy?.refresh(self)
-            try TypoTolerance.expand(&query.terms, db: db, copy: copy)
-            if query.terms.contains(where: { !$0.variants.isEmpty }) {
-                phase = .typos
-                topK.query = query
-                try topK.runTypos()
-            }
-        }
-        if topK.accepted.isEmpty {
-            phase = .fragments
-            try topK.runFragments()
-        }
-        let all = Ranker.top(topK.accepted, limit: ranking)
+        // Every word, as typed, with typos or as a code fragment; then, with optional words, fewer words while
+        // fewer than `ranking` were found (`OptionalWords.swift`).
+        var passes = WordPasses(query, matching: request.matching)
+        let all = try rank(&passes, limit: ranking, conditions: fragment)
+        query = passes.query
         var total = all.count, lowerBound = false
-        if phase == .words && topK.acceptedEveryMatch {
-            total = topK.accepted.count
+        if let every = passes.everyMatch {
+            total = every
             lowerBound = total > Self.maxExactTotal
         } else if counting && all.count > window {
             let visible = try everyEntityVisible(types: request.types, filtered: !request.filters.isEmpty)
-            let counted = try countMatches(
-                query, phase: phase, conditions: fragment, everyDocumentVisible: visible)
+            let counted = try countMatches(&passes, conditions: fragment, everyDocumentVisible: visible)
             lowerBound = counted > Self.maxExactTotal
             total = lowerBound ? max(counted, all.count) : counted
         }

@@ -50,6 +50,8 @@ struct WordMatch: Equatable {
 
 /// Orders search candidates in tiers; each tier only breaks the ties of the one before.
 ///
+/// 0. with optional words (`WordMatching`), more of the query's words: the entities of each pass over fewer words
+///    rank after those of the pass before (`WordPasses`);
 /// 1. exact id (the query is the entity's id, ignoring case and separators);
 /// 2. every word matched as a word or a prefix, before matches found only inside a code (`9444` in `59444AT`, from
 ///    the trigram index `search_code`);
@@ -94,25 +96,34 @@ struct Ranker {
         var bestColumn: Int
         var rankingHint: Double
         var priority: Int64
+        /// With optional words (`WordMatching`), the query's words and how many the pass that found it left out
+        /// (`WordPasses`); 0 and 0 when every word must match.
+        var queryWords = 0
+        var droppedWords = 0
 
-        /// Ranking order: the bucket, then the document rank (a higher document id first).
+        /// Ranking order: more of the query's words, the bucket, then the document rank (a higher document id
+        /// first).
         static func precedes(_ a: Ranked, _ b: Ranked) -> Bool {
-            a.bucket != b.bucket ? a.bucket < b.bucket : a.docid > b.docid
+            if a.droppedWords != b.droppedWords { return a.droppedWords < b.droppedWords }
+            return a.bucket != b.bucket ? a.bucket < b.bucket : a.docid > b.docid
         }
 
         /// The tiers folded into one number that decreases down the list: exact id 1000, a match of words (not
         /// only inside a code) 300, each typo fewer (of two) 100, each attribute step (of nine) 10, each exactness
-        /// step 2 (of four), and the document rank mapped into [0, 2).
+        /// step 2 (of four), and the document rank mapped into [0, 2); less 2000 for each word left out.
         var score: Double {
             let t = bucket
-            return Double(1 - t.exact) * 1000 + Double(1 - t.fragment) * 300 + Double(2 - min(t.typos, 2)) * 100
+            return Double(-2000 * droppedWords) + Double(1 - t.exact) * 1000 + Double(1 - t.fragment) * 300 + Double(2 - min(t.typos, 2)) * 100
                 + Double(9 - min(t.attribute, 9)) * 10 + Double(4 - t.exactness) * 2
                 + 2 * Double(docid >> Int64(DocumentRank.rowidBits)) / Double(1 << 35)
         }
 
         var explanation: JSONValue {
-            .object(
-                JSONObject([
+            // With optional words, first the words matched of the query's (`2/3`).
+            let words: [(String, JSONValue)] =
+                queryWords > 0 ? [("words", .string("\(queryWords - droppedWords)/\(queryWords)"))] : []
+            return .object(
+                JSONObject(words + [
                     ("exactId", .bool(bucket.exact == 0)), ("insideCode", .bool(bucket.fragment == 1)),
                     ("typos", JSONValue(bucket.typos)),
                     ("attribute", JSONValue(bucket.attribute)),

@@ -34,7 +34,7 @@ struct SearchCursor: Equatable {
         return "\(offset)-" + String(repeating: "0", count: 16 - hex.count) + hex
     }
 
-    /// The 64-bit FNV-1a of what decides a search's order and members.
+    /// The 64-bit FNV-1a of what decides a search's order and members (query, types, filters, matching).
     static func fingerprint(_ request: SearchRequest) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         func add(_ text: String) {
@@ -53,6 +53,8 @@ struct SearchCursor: Equatable {
             add(filter.op.rawValue)
             add(JSONWriter.string(filter.value))
         }
+        // Optional words change the order (a search of every word keeps the fingerprints it always had).
+        if request.matching != .all { add("matching=" + request.matching.rawValue) }
         return hash
     }
 
@@ -69,7 +71,7 @@ struct SearchCursor: Equatable {
         guard fingerprint == Self.fingerprint(request) else {
             throw EntityIndexError(
                 .invalidParams,
-                "search: parameter \"cursor\" is the nextCursor of another search (its query, type or filters differ); repeat the search without a cursor"
+                "search: parameter \"cursor\" is the nextCursor of another search (its query, type, filters or matching differ); repeat the search without a cursor"
             )
         }
         guard offset < EntityStore.maxResults else {

@@ -309,21 +309,29 @@ struct SearchQuery: Sendable {
     /// The tokens joined by spaces, as `search_doc.title_plain` holds a title's, and their `name_key` hash.
     var plainKey: String
     var nameKey: Int64?
+    /// Each term's normalized tokens and its words as typed, for a query over fewer of its words (`keeping`).
+    var termTokens: [[String]] = []
+    var termText: [String] = []
 
     init(_ text: String) {
         let raw = Self.cut(text)
         self.raw = raw
         wasCut = raw.utf8.count < text.utf8.count
         let words = TextAnalyzer.words(raw)
-        let phones = Self.phoneNumbers(words, Array(raw.utf8))
+        let utf8 = Array(raw.utf8)
+        let phones = Self.phoneNumbers(words, utf8)
         var terms: [QueryTerm] = []
         var skipUntil = 0
         for (index, word) in words.prefix(Self.maxTerms).enumerated() where index >= skipUntil {
             if let phone = phones.first(where: { $0.words.lowerBound == index }) {
                 terms.append(phone.term)
                 skipUntil = phone.words.upperBound
+                termTokens.append(words[phone.words].flatMap { $0.tokens.map(\.text) })
+                termText.append(Self.text(utf8, words[phone.words]))
                 continue
             }
+            termTokens.append(word.tokens.map(\.text))
+            termText.append(Self.text(utf8, words[index...index]))
             switch word {
             case .plain(let t):
                 // `iphone15` also finds `iPhone 15`: a word of letters and digits matches its runs side by side. Not
@@ -356,6 +364,12 @@ struct SearchQuery: Sendable {
     }
 
     var isEmpty: Bool { terms.isEmpty }
+
+    /// The text of `words` as typed (`utf8`: the query's), from the first one's start to the last one's end.
+    private static func text(_ utf8: [UInt8], _ words: ArraySlice<Word>) -> String {
+        guard let first = words.first, let last = words.last else { return "" }
+        return String(decoding: utf8[first.start..<last.end], as: UTF8.self)
+    }
 
     /// Whether the query is a code to look up by its fragments: one word with a digit, of 3 to `maxCodeLength`
     /// characters.

@@ -19,7 +19,8 @@ struct TopK {
     /// Conditions on `entity e` (visible, not expired, type, filters).
     let conditions: SQLFragment
     private(set) var accepted: [Ranker.Ranked] = []
-    private var acceptedDocids = Set<Int64>()
+    /// The documents accepted, and those an earlier pass of the search found (`excluding`), which are not read.
+    private var acceptedDocids: Set<Int64>
     /// Documents read so far that fail the conditions.
     private var failing = Set<Int64>()
     /// Documents whose every tier is known (from all their fields), with those tiers.
@@ -42,7 +43,8 @@ struct TopK {
         case none
     }
 
-    init(db: Connection, query: SearchQuery, limit: Int, conditions: SQLFragment) {
+    init(db: Connection, query: SearchQuery, limit: Int, conditions: SQLFragment, excluding: Set<Int64> = []) {
+        acceptedDocids = excluding
         self.db = db
         self.query = query
         self.limit = limit

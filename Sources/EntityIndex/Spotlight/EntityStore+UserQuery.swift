@@ -10,6 +10,9 @@ public struct UserQueryRequest: Sendable {
     public var maxSuggestions: Int
     /// Only these fields of each item (`fields`); nil: whole entities.
     public var fields: FieldSelection? = nil
+    /// How many of the words the items must match: by default fewer, the most frequent left out first, when fewer
+    /// than `maxItems` match them all (a spoken or half-typed query has words no entity holds).
+    public var matching: WordMatching = .frequency
 
     public static let defaultMaxItems = 20
     public static let defaultMaxSuggestions = 5
@@ -48,11 +51,11 @@ extension EntityStore {
     /// At most this many name rows are read for suggestions of one kind (a short prefix matches many).
     static let suggestionCandidates = 2000
 
-    /// Items are `search` for the text as typed (best first); suggestions are titles and names that complete the
+    /// Items are `search` for the text as typed (best first, with `matching`: by default `frequency`); suggestions are titles and names that complete the
     /// whole typed string: those starting with it first, then those with a word starting with it; among each, names
     /// more entities carry first, then shorter ones. Hidden and expired entities give neither.
     public func userQuery(_ request: UserQueryRequest) throws(EntityIndexError) -> UserQueryResult {
-        let items = try search(SearchRequest(query: request.query, limit: request.maxItems))
+        let items = try search(SearchRequest(query: request.query, limit: request.maxItems, matching: request.matching))
         var typed = Substring(request.query)
         while let c = typed.first, c.isWhitespace { typed = typed.dropFirst() }
         guard request.maxSuggestions > 0, !typed.isEmpty else { return UserQueryResult(items: items, suggestions: []) }

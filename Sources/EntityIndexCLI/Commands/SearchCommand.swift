@@ -7,12 +7,13 @@ struct SearchCommand: Command {
     static let spec = CommandSpec(
         name: "search", abstract: "Search entities by text, best first",
         usage:
-            "entityidx search QUERY… [--type T]… [--limit N] [--cursor C] [--filter 'PROP OP VALUE']… [--explain] [--highlight] [--fields F,…] [--json]",
+            "entityidx search QUERY… [--type T]… [--limit N] [--cursor C] [--filter 'PROP OP VALUE']… [--matching M] [--explain] [--highlight] [--fields F,…] [--json]",
         options: [
             ("type=", "only entities of this type \(Self.union)"),
             ("limit=", "at most N results (default 20)"),
             ("cursor=", "continue at this cursor (the nextCursor of the previous page of the same search)"),
             ("filter=", "a property filter that must hold, e.g. 'status eq shipped' (repeatable)"),
+            Self.matchingOption,
             ("explain", "show each result's ranking tiers"),
             ("highlight", "show the matched spans of each field"),
             CommandSpec.fieldsOption,
@@ -21,13 +22,29 @@ struct SearchCommand: Command {
             Every word must match; the last one matches as a prefix unless the query ends with a space. Case, width
             and accents are ignored; CJK text matches inside longer runs; ids match as typed, without separators or
             by their number. When nothing matches, words of five letters or more (inside compounds too) may match
-            with typos, and a part of an id or code with a digit finds it (9444 finds K83913.39F29.59444AT). When
-            more results follow, stderr says how many match (exact up to 100) and the --cursor of the next page
-            (total and nextCursor with --json); pages reach the first 10,000 results.
+            with typos, and a part of an id or code with a digit finds it (9444 finds K83913.39F29.59444AT). With
+            --matching frequency or last, when fewer than the limit match every word, words are left out one at a
+            time (the most frequent, or the last, first; never the only one) and what fewer words find follows,
+            ranked after what more words found (--explain: words 2/3). When more results follow, stderr says how
+            many match (exact up to 100) and the --cursor of the next page (total and nextCursor with --json);
+            pages reach the first 10,000 results.
             """, repeatable: ["type", "filter"], literalExample: "search -- --limit")
 
     /// How the help of a `--type` that takes several says so.
     static let union = "(repeatable: their union)"
+
+    static let matchingOption = (
+        "matching=", "all (default): every word must match; frequency or last: fewer words when fewer match them all"
+    )
+
+    /// `--matching all|frequency|last`: nil when not given.
+    static func matching(_ arguments: ParsedArguments, usage: String) throws(UsageError) -> WordMatching? {
+        guard let name = arguments.value("matching") else { return nil }
+        guard let matching = WordMatching(rawValue: name) else {
+            throw UsageError("--matching must be one of \(WordMatching.names), got \"\(name)\"", usage: usage)
+        }
+        return matching
+    }
 
     var request: SearchRequest
 
@@ -41,6 +58,7 @@ struct SearchCommand: Command {
             explain: arguments.flag("explain"), highlight: arguments.flag("highlight"),
             cursor: arguments.value("cursor"))
         if let limit = try arguments.limit(usage: Self.spec.usage) { request.limit = limit }
+        if let matching = try Self.matching(arguments, usage: Self.spec.usage) { request.matching = matching }
         request.fields = try arguments.fields(usage: Self.spec.usage)
     }
 

@@ -6,14 +6,18 @@ import JSON
 struct UserQueryCommand: Command {
     static let spec = CommandSpec(
         name: "user-query", abstract: "Search as typed: items and suggestions (CSUserQuery)",
-        usage: "entityidx user-query TEXT… [--max-items N] [--max-suggestions N] [--fields F,…] [--json]",
+        usage:
+            "entityidx user-query TEXT… [--max-items N] [--max-suggestions N] [--matching M] [--fields F,…] [--json]",
         options: [
             ("max-items=", "at most N items (default \(UserQueryRequest.defaultMaxItems))"),
             ("max-suggestions=", "at most N suggestions (default \(UserQueryRequest.defaultMaxSuggestions))"),
+            ("matching=", "frequency (default) or last: fewer words when fewer items match them all; all: every word"),
             CommandSpec.fieldsOption,
         ],
         discussion: """
-            Items are the search results for the text as typed, best first (as entityidx search). Suggestions are
+            Items are the search results for the text as typed, best first (as entityidx search --matching
+            frequency: when fewer than the most items match every word, the most frequent words are left out one
+            at a time, and what fewer words find follows). Suggestions are
             titles, synonyms and keywords that complete the whole typed string: those that start with it, then
             those with a later word that starts with it; names more entities share rank first. Hidden and expired
             entities give neither.
@@ -32,6 +36,7 @@ struct UserQueryCommand: Command {
         {
             request.maxSuggestions = n
         }
+        if let matching = try SearchCommand.matching(arguments, usage: Self.spec.usage) { request.matching = matching }
         request.fields = try arguments.fields(usage: Self.spec.usage)
     }
 

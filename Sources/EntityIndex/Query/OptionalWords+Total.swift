@@ -1,0 +1,72 @@
+import SQLite
+
+extension EntityStore {
+    /// How many entities a search returns over all its pages, counting at most `maxExactTotal + 1`; with a single
+    /// pass, `countMatches` of its phase.
+    ///
+    /// With optional words it is the union of every pass's candidates (those of its phase, under the search's
+    /// conditions), passes the search did not need included, so that every page tells the same total. Each pass
+    /// costs one bounded read of its candidates (at most `maxExactTotal + 1` more than were counted already), and a
+    /// pass the search did not make one more to find its phase.
+    func countMatches(_ passes: inout WordPasses, conditions: SQLFragment, everyDocumentVisible: Bool) throws -> Int {
+        guard passes.count > 1 else {
+            return try countMatches(
+                passes.query, phase: passes.phases[0], conditions: conditions,
+                everyDocumentVisible: everyDocumentVisible)
+        }
+        let bound = Self.maxExactTotal + 1
+        var union = Set<Int64>()
+        for pass in 0..<passes.count where union.count < bound {
+            let kept = try passes.kept(pass, db: db)
+            let phase = try pass < passes.phases.count ? passes.phases[pass] : self.phase(&passes, kept, conditions)
+            let query = phase == .words ? passes.base.keeping(kept) : passes.withVariants(kept)
+            union.formUnion(try passCandidates(query, phase, conditions: conditions, limit: bound + union.count))
+        }
+        return union.count
+    }
+
+    /// The phase of a pass the search did not make: the first of words as typed and typos with a candidate, else
+    /// fragments, as the search decides.
+    private func phase(_ passes: inout WordPasses, _ kept: [Int], _ conditions: SQLFragment) throws -> SearchPhase {
+        let typed = passes.base.keeping(kept)
+        if try !passCandidates(typed, .words, conditions: conditions, limit: 1).isEmpty { return .words }
+        guard typed.terms.contains(where: { $0.typoBudget > 0 }) else { return .fragments }
+        let query = try passes.expandTypos(kept, db: db, copy: try typoVocabulary())
+        guard query.terms.contains(where: { !$0.variants.isEmpty }),
+            try !passCandidates(query, .typos, conditions: conditions, limit: 1).isEmpty
+        else { return .fragments }
+        return .typos
+    }
+
+    /// The documents of at most `limit` candidates of a pass in `phase` (those `countMatches` counts): the entities
+    /// whose id is the query's and the matches of its words as typed; the matches with typos; or the codes that
+    /// hold its single word.
+    func passCandidates(_ query: SearchQuery, _ phase: SearchPhase, conditions: SQLFragment, limit: Int) throws
+        -> [Int64]
+    {
+        func matches(_ table: String, _ expression: String) throws -> [Int64] {
+            try db.rows(
+                """
+                SELECT d.doc FROM \(table) JOIN search_doc d ON d.doc = \(table).rowid
+                JOIN entity e ON e.rowid = d.rowid WHERE \(table) MATCH ? AND \(conditions.sql) LIMIT \(limit)
+                """, [.text(expression)] + conditions.arguments
+            ) { $0.int(0) }
+        }
+        switch phase {
+        case .words:
+            let exactIDs = try db.rows(
+                """
+                SELECT d.doc FROM entity e JOIN search_doc d ON d.rowid = e.rowid WHERE e.id_key = ? AND \(conditions.sql)
+                LIMIT \(limit)
+                """, [.text(query.idKey)] + conditions.arguments
+            ) { $0.int(0) }
+            let expression = query.terms.map { $0.expression(maxTypos: 0) }.joined(separator: " AND ")
+            return exactIDs + (try matches("search", expression))
+        case .typos:
+            return try matches("search", query.terms.map { $0.expression() }.joined(separator: " AND "))
+        case .fragments:
+            guard query.terms.count == 1, query.searchesCodes else { return [] }
+            return try matches("search_code", "\"" + query.idKey.replacingAll("\"", "\"\"") + "\"")
+        }
+    }
+}
