@@ -21,7 +21,8 @@ public final class MCPServer: RPCService {
     static let errorKey = "entityidx/error"
     static let instructions = """
         An index of the app's entities (orders, products, customers, …) with Spotlight-style search. Use \
-        search_entities for words, ids and codes (typo-tolerant, best first), query_entities for property filters \
+        search_entities for words, ids and codes (typo-tolerant, best first; with matching "frequency" for a spoken \
+        or natural-language request, whose words need not all match), query_entities for property filters \
         and sorting, get_entities for known ids, get_related_entities for linked entities, index_stats for the \
         types present. Entities are also resources: entityidx://entity/{type}/{id}.
         """

@@ -73,6 +73,8 @@ extension PipeSchema {
     "fields": {"type": "array", "items": {"type": "string", "minLength": 1},
       "description": "Only these fields of each entity: record fields (title, subtitle, …) and single properties as properties.NAME; type and id are always there, and so is what the method adds (score, …). An unknown field is an error; a property no entity has is simply absent. Left out: whole entities.",
       "examples": [["title", "subtitle", "properties.total"]]},
+    "matching": {"enum": ["all", "frequency", "last"],
+      "description": "How many terms must match. all: every one. frequency or last: every one first; when fewer entities than the page needs match them all, further passes leave terms out one at a time (frequency: the terms no entity holds, then the most frequent, ties the later first; last: from the end), never the only one, and what each pass finds ranks after what the passes before found (at most as many passes as terms)."},
     "entities": {
       "type": "object", "required": ["entities"], "additionalProperties": false,
       "properties": {"entities": {"type": "array", "items": {"$ref": "#/$defs/resultEntity"}}}
@@ -106,20 +108,21 @@ extension PipeSchema {
                    "fields": {"$ref": "#/$defs/fields"}}},
       "result": {"$ref": "#/$defs/entities"}
     },
-    "search": {"description": "Full-text search, best first (entities(matching:)): every term must match, the last one as a prefix; typo matches only when nothing else matches; filters as in query.",
+    "search": {"description": "Full-text search, best first (entities(matching:)): every term must match, the last one as a prefix; typo matches only when nothing else matches; filters as in query. With matching frequency or last, when fewer than the page's results match every term, terms are left out one at a time and what fewer terms find follows.",
       "params": {"type": "object", "required": ["query"], "additionalProperties": false,
                  "properties": {
                    "query": {"type": "string", "description": "Words, ids or codes to look for: every term must match, the last one as a prefix; typo matches only when nothing else matches.", "examples": ["cafe", "1042"]},
                    "type": {"$ref": "#/$defs/typeNames", "description": "Only entities of this type, or of these types (an array: their union, ranked together).", "examples": ["order", ["order", "product"]]},
                    "limit": {"$ref": "#/$defs/limit", "description": "The most entities to return.", "default": 20},
                    "filters": {"type": "array", "items": {"$ref": "#/$defs/filter"}, "description": "Property filters every result must also pass, as in query."},
-                   "explain": {"type": "boolean", "description": "Add to each entity the ranking tiers that placed it.", "default": false},
+                   "explain": {"type": "boolean", "description": "Add to each entity the ranking tiers that placed it (with matching frequency or last, first words: the terms matched of the query's, as \"2/3\").", "default": false},
                    "highlight": {"type": "boolean", "description": "Add to each entity the matched spans of each field (start and end in UTF-16 code units).", "default": false},
-                   "cursor": {"type": "string", "description": "Continue a search: the nextCursor of its previous page (same query, type and filters). Pages concatenated equal one request of their combined size; pages reach the first 10,000 results.", "examples": ["20-8c3f0e9a51d2b7c4"]},
-                   "fields": {"$ref": "#/$defs/fields"}}},
+                   "cursor": {"type": "string", "description": "Continue a search: the nextCursor of its previous page (same query, type, filters and matching). Pages concatenated equal one request of their combined size; pages reach the first 10,000 results.", "examples": ["20-8c3f0e9a51d2b7c4"]},
+                   "fields": {"$ref": "#/$defs/fields"},
+                   "matching": {"$ref": "#/$defs/matching", "default": "all"}}},
       "result": {"type": "object", "required": ["entities", "total"], "additionalProperties": false,
                  "properties": {"entities": {"type": "array", "items": {"$ref": "#/$defs/resultEntity"}},
-                                "total": {"type": "integer", "minimum": 0, "description": "How many entities match: exact up to 100, beyond it a lower bound (totalIsLowerBound)."},
+                                "total": {"type": "integer", "minimum": 0, "description": "How many entities match (with matching frequency or last, how many every page together returns, fewer terms included): exact up to 100, beyond it a lower bound (totalIsLowerBound)."},
                                 "totalIsLowerBound": {"const": true, "description": "Present when more than 100 entities match: total is then the number known to match, not all of them."},
                                 "nextCursor": {"type": "string", "description": "The cursor of the next page; absent on the last page (and at 10,000 results)."}}}
     },
@@ -292,13 +295,14 @@ extension PipeSchema {
                    {"type": "object", "required": ["type", "id"], "properties": {"type": {"$ref": "#/$defs/typeName"}, "id": {"type": "string"}}}]}}}}
     },
     "userQuery": {
-      "description": "A user's typed query (CSUserQuery): items are search results for the text as typed, suggestions complete the whole typed string from matching titles, synonyms and keywords; matchedRanges are UTF-16 offsets.",
+      "description": "A user's typed query (CSUserQuery): items are search results for the text as typed (by default matching frequency: fewer terms when fewer than maxItems match them all), suggestions complete the whole typed string from matching titles, synonyms and keywords; matchedRanges are UTF-16 offsets.",
       "params": {"type": "object", "required": ["query"], "additionalProperties": false,
                  "properties": {
                    "query": {"type": "string", "description": "The text as the user typed it (CSUserQuery).", "examples": ["wid"]},
                    "maxItems": {"$ref": "#/$defs/limit", "description": "The most items (search results) to return.", "default": 20},
                    "maxSuggestions": {"type": "integer", "minimum": 0, "maximum": 100, "description": "The most suggestions (completions of the typed text) to return.", "default": 5},
-                   "fields": {"$ref": "#/$defs/fields"}}},
+                   "fields": {"$ref": "#/$defs/fields"},
+                   "matching": {"$ref": "#/$defs/matching", "default": "frequency"}}},
       "result": {"type": "object", "required": ["items", "suggestions"], "additionalProperties": false,
                  "properties": {"items": {"type": "array", "items": {"$ref": "#/$defs/resultEntity"}},
                                 "suggestions": {"type": "array", "items": {"type": "object", "required": ["text", "matchedRanges"], "additionalProperties": false,
