@@ -113,9 +113,9 @@ struct Ranker {
         /// step 2 (of four), and the document rank mapped into [0, 2); less 2000 for each word left out.
         var score: Double {
             let t = bucket
-            return Double(-2000 * droppedWords) + Double(1 - t.exact) * 1000 + Double(1 - t.fragment) * 300 + Double(2 - min(t.typos, 2)) * 100
+            return Double(1 - t.exact) * 1000 + Double(1 - t.fragment) * 300 + Double(2 - min(t.typos, 2)) * 100
                 + Double(9 - min(t.attribute, 9)) * 10 + Double(4 - t.exactness) * 2
-                + 2 * Double(docid >> Int64(DocumentRank.rowidBits)) / Double(1 << 35)
+                + 2 * Double(docid >> Int64(DocumentRank.rowidBits)) / Double(1 << 35) - Double(2000 * droppedWords)
         }
 
         var explanation: JSONValue {
@@ -123,15 +123,16 @@ struct Ranker {
             let words: [(String, JSONValue)] =
                 queryWords > 0 ? [("words", .string("\(queryWords - droppedWords)/\(queryWords)"))] : []
             return .object(
-                JSONObject(words + [
-                    ("exactId", .bool(bucket.exact == 0)), ("insideCode", .bool(bucket.fragment == 1)),
-                    ("typos", JSONValue(bucket.typos)),
-                    ("attribute", JSONValue(bucket.attribute)),
-                    ("bestField", .string(SearchDocument.columnNames[bestColumn])),
-                    ("exactness", .string(Ranker.exactnessNames[bucket.exactness])),
-                    ("rankingHint", JSONValue(rankingHint)), ("priority", JSONValue(Int(priority))),
-                    ("score", .number(JSONNumber((score * 1000).rounded() / 1000))),
-                ]))
+                JSONObject(
+                    words + [
+                        ("exactId", .bool(bucket.exact == 0)), ("insideCode", .bool(bucket.fragment == 1)),
+                        ("typos", JSONValue(bucket.typos)),
+                        ("attribute", JSONValue(bucket.attribute)),
+                        ("bestField", .string(SearchDocument.columnNames[bestColumn])),
+                        ("exactness", .string(Ranker.exactnessNames[bucket.exactness])),
+                        ("rankingHint", JSONValue(rankingHint)), ("priority", JSONValue(Int(priority))),
+                        ("score", .number(JSONNumber((score * 1000).rounded() / 1000))),
+                    ]))
         }
     }
 
