@@ -21,12 +21,29 @@ import Testing
         #expect(method.request.method == method)
     }
 
+    @Test func matchingIsOneOfItsNames() throws {
+        let handler = RequestHandler(store: try TestSupport.store(), clock: { 0 })
+        for method in [Method.search, .userQuery] {
+            let error = #expect(throws: EntityIndexError.self) {
+                try handler.call(method, ["query": "x", "matching": "most"])
+            }
+            #expect(error?.code == .invalidParams)
+            #expect(
+                error?.message
+                    == "\(method.rawValue): parameter \"matching\" must be one of all, frequency, last, got \"most\"")
+            #expect(throws: EntityIndexError.self) { try handler.call(method, ["query": "x", "matching": 1]) }
+            for name in ["all", "frequency", "last"] {
+                _ = try handler.call(method, ["query": "x", "matching": .string(name)])
+            }
+        }
+    }
+
     @Test func anUnknownParameterNamesTheKnownOnes() throws {
         let handler = RequestHandler(store: try TestSupport.store(), clock: { 0 })
         let error = #expect(throws: EntityIndexError.self) { try handler.call(.search, ["query": "x", "limt": 3]) }
         #expect(
             error?.message
-                == "search: unknown parameter \"limt\" (known: query, type, limit, filters, explain, highlight, cursor, fields)"
+                == "search: unknown parameter \"limt\" (known: query, type, limit, filters, explain, highlight, cursor, fields, matching)"
         )
     }
 }

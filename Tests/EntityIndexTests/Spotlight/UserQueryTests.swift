@@ -23,7 +23,13 @@ import Testing
         let result = try Self.store().userQuery(UserQueryRequest(query: "new y"))
         #expect(result.suggestions.map(\.text) == ["New York"])
         #expect(result.suggestions.first?.matchedRanges == [0..<5])
-        #expect(Set(result.items.map(\.key.id)) == ["1", "2"])
+        // Items: those matching both words first, then (matching frequency) New Delhi without the later of two
+        // words as frequent.
+        #expect(Set(result.items.prefix(2).map(\.key.id)) == ["1", "2"])
+        #expect(result.items.dropFirst(2).map(\.key.id) == ["3"])
+        var every = UserQueryRequest(query: "new y")
+        every.matching = .all
+        #expect(Set(try Self.store().userQuery(every).items.map(\.key.id)) == ["1", "2"])
     }
 
     @Test func startsFirstThenMoreEntitiesThenShorter() throws {
