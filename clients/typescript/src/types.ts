@@ -204,6 +204,13 @@ export interface GetParams {
   /** Only these fields of each entity (type and id always); left out: whole entities. */
   fields?: Field[];
 }
+/**
+ * How many of a search's words must match. `all`: every one. `frequency` or `last`: every one first; when fewer
+ * entities than the page needs match them all, further passes leave words out one at a time (`frequency`: the
+ * words no entity holds, then the most frequent, ties the later first; `last`: from the end), never the only one,
+ * and what each pass finds ranks after what the passes before found (`explain`'s `words`: `"2/3"`).
+ */
+export type Matching = "all" | "frequency" | "last";
 export interface SearchParams {
   query: string;
   /** One type, or several ranked together. */
@@ -213,14 +220,19 @@ export interface SearchParams {
   filters?: Filter[];
   explain?: boolean;
   highlight?: boolean;
-  /** The `nextCursor` of the previous page of the same search (same query, type and filters). */
+  /** The `nextCursor` of the previous page of the same search (same query, type, filters and matching). */
   cursor?: string;
   /** Only these fields of each entity (type and id always); left out: whole entities. */
   fields?: Field[];
+  /** Default `all`: every word must match. */
+  matching?: Matching;
 }
 export interface SearchResult<P extends PropertiesOf<P> = Properties> {
   entities: Entity<P>[];
-  /** How many entities match: exact up to 100, beyond it a lower bound (`totalIsLowerBound`). */
+  /**
+   * How many entities match (with `matching` `frequency` or `last`, how many the pages return in all, fewer words
+   * included): exact up to 100, beyond it a lower bound (`totalIsLowerBound`).
+   */
   total: number;
   /** Present when more than 100 entities match. */
   totalIsLowerBound?: true;
@@ -414,6 +426,8 @@ export interface UserQueryParams {
   maxSuggestions?: number;
   /** Only these fields of each item (type and id always); left out: whole entities. */
   fields?: Field[];
+  /** How many of the words the items must match; default `frequency`. */
+  matching?: Matching;
 }
 export interface UserQuerySuggestion {
   /** A completion of the whole typed string. */

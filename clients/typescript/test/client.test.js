@@ -40,6 +40,28 @@ test("search pages: total and nextCursor, the pages concatenated equal one reque
   }
 });
 
+test("matching: a spoken query leaves its words out one at a time, explained as words matched of the query's", async () => {
+  const index = await open();
+  try {
+    await index.ingest([
+      { type: "customer", id: "c1", title: "Ada Lovelace" },
+      { type: "order", id: "1047", title: "Order #1047", subtitle: "Ada Lovelace" },
+      { type: "note", id: "n1", title: "The order of things" },
+    ]);
+    assert.deepEqual((await index.search({ query: "show me Ada" })).entities, []);
+    const found = await index.search({ query: "show me Ada", matching: "frequency", explain: true });
+    assert.deepEqual(found.entities.map((e) => e.id), ["c1", "1047"]);
+    assert.deepEqual(found.entities.map((e) => e.explain.words), ["1/3", "1/3"]);
+    assert.equal(found.total, 2);
+    assert.equal((await index.userQuery({ query: "show me Ada" })).items[0].id, "c1");
+    assert.deepEqual((await index.userQuery({ query: "show me Ada", matching: "all" })).items, []);
+    await assert.rejects(index.search({ query: "x", matching: "most" }),
+      (e) => e.data.code === "invalid_params" && /parameter "matching" must be one of all, frequency, last/.test(e.message));
+  } finally {
+    assert.equal(await index.close(), 0);
+  }
+});
+
 test("every pipe method has a client method that answers", async () => {
   const index = await open();
   try {

@@ -60,6 +60,10 @@ export async function typing(index: EntityIndex): Promise<void> {
   same<number, typeof matched>(true);
   same<string | undefined, typeof nextCursor>(true);
   await index.search({ query: "1042", cursor: nextCursor });
+  await index.search({ query: "show me order 1042", matching: "frequency" });
+  await index.userQuery({ query: "show me", matching: "last" });
+  // @ts-expect-error matching is all, frequency or last
+  await index.search({ query: "x", matching: "most" });
   const found: Entity<OrderProps> | undefined = entities[0];
   const total = found?.properties?.total;
   same<number | undefined, typeof total>(true);
