@@ -27,6 +27,7 @@ _entityidx() {
         --db|--restore) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --type) COMPREPLY=($(compgen -W "$(_entityidx_types)" -- "$cur")); return ;;
         --direction) COMPREPLY=($(compgen -W "out in both" -- "$cur")); return ;;
+        --matching) COMPREPLY=($(compgen -W "all frequency last" -- "$cur")); return ;;
         --allow-origin|--client-state|--cursor|--domain|--expect-client-state|--fetch|--fields|--filter|--host|--idle-timeout|--limit|--max-body-bytes|--max-connections|--max-items|--max-line-bytes|--max-suggestions|--now|--port|--sort|--within) return ;;
     esac
     if [[ -z "$cmd" ]]; then
@@ -36,7 +37,7 @@ _entityidx() {
     local opts
     case "$cmd" in
         ingest) opts="--skip-invalid --client-state --expect-client-state --db --now --json --help" ;;
-        search) opts="--type --limit --cursor --filter --explain --highlight --fields --db --now --json --help" ;;
+        search) opts="--type --limit --cursor --filter --matching --explain --highlight --fields --db --now --json --help" ;;
         complete) opts="--limit --db --now --json --help" ;;
         get) opts="--type --fields --db --now --json --help" ;;
         suggest) opts="--type --limit --fields --db --now --json --help" ;;
@@ -56,7 +57,7 @@ _entityidx() {
         mcp) opts="--allow-writes --db --now --json --help" ;;
         serve) opts="--port --host --allow-writes --allow-origin --max-body-bytes --max-connections --idle-timeout --log --db --now --json --help" ;;
         spotlight) opts="--type --limit --fetch --fields --db --now --json --help" ;;
-        user-query) opts="--max-items --max-suggestions --fields --db --now --json --help" ;;
+        user-query) opts="--max-items --max-suggestions --matching --fields --db --now --json --help" ;;
         types) opts="--db --now --json --help" ;;
         completions) opts="--db --now --json --help" ;;
         help) COMPREPLY=($(compgen -W "ingest search complete get suggest all query related delete donate reindex state declare stats rebuild lint drill pipe mcp serve spotlight user-query types completions help" -- "$cur")); return ;;

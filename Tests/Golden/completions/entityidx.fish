@@ -54,6 +54,7 @@ complete -c entityidx -n "__fish_seen_subcommand_from search" -l type -x -a "(__
 complete -c entityidx -n "__fish_seen_subcommand_from search" -l limit -x -d 'at most N results (default 20)'
 complete -c entityidx -n "__fish_seen_subcommand_from search" -l cursor -x -d 'continue at this cursor (the nextCursor of the previous page of the same search)'
 complete -c entityidx -n "__fish_seen_subcommand_from search" -l filter -x -d 'a property filter that must hold, e.g. \'status eq shipped\' (repeatable)'
+complete -c entityidx -n "__fish_seen_subcommand_from search" -l matching -x -a "all frequency last" -d 'all (default): every word must match; frequency or last: fewer words when fewer match them all'
 complete -c entityidx -n "__fish_seen_subcommand_from search" -l explain -d 'show each result\'s ranking tiers'
 complete -c entityidx -n "__fish_seen_subcommand_from search" -l highlight -d 'show the matched spans of each field'
 complete -c entityidx -n "__fish_seen_subcommand_from search" -l fields -x -d 'only these fields of each entity, comma-separated: title,subtitle,properties.total (type and id always)'
@@ -104,6 +105,7 @@ complete -c entityidx -n "__fish_seen_subcommand_from spotlight" -l fetch -x -d 
 complete -c entityidx -n "__fish_seen_subcommand_from spotlight" -l fields -x -d 'only these fields of each entity, comma-separated: title,subtitle,properties.total (type and id always)'
 complete -c entityidx -n "__fish_seen_subcommand_from user-query" -l max-items -x -d 'at most N items (default 20)'
 complete -c entityidx -n "__fish_seen_subcommand_from user-query" -l max-suggestions -x -d 'at most N suggestions (default 5)'
+complete -c entityidx -n "__fish_seen_subcommand_from user-query" -l matching -x -a "all frequency last" -d 'frequency (default) or last: fewer words when fewer items match them all; all: every word'
 complete -c entityidx -n "__fish_seen_subcommand_from user-query" -l fields -x -d 'only these fields of each entity, comma-separated: title,subtitle,properties.total (type and id always)'
 complete -c entityidx -n "__fish_seen_subcommand_from ingest" -F
 complete -c entityidx -n "__fish_seen_subcommand_from lint" -F

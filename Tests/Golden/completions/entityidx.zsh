@@ -70,6 +70,7 @@ _entityidx() {
                     '--limit[at most N results (default 20)]:limit:' \
                     '--cursor[continue at this cursor (the nextCursor of the previous page of the same search)]:cursor:' \
                     '--filter[a property filter that must hold, e.g. '\''status eq shipped'\'' (repeatable)]:filter:' \
+                    '--matching[all (default)\: every word must match; frequency or last\: fewer words when fewer match them all]:matching:(all frequency last)' \
                     '--explain[show each result'\''s ranking tiers]' \
                     '--highlight[show the matched spans of each field]' \
                     '--fields[only these fields of each entity, comma-separated\: title,subtitle,properties.total (type and id always)]:fields:' \
@@ -241,6 +242,7 @@ _entityidx() {
                 user-query) _arguments \
                     '--max-items[at most N items (default 20)]:max-items:' \
                     '--max-suggestions[at most N suggestions (default 5)]:max-suggestions:' \
+                    '--matching[frequency (default) or last\: fewer words when fewer items match them all; all\: every word]:matching:(all frequency last)' \
                     '--fields[only these fields of each entity, comma-separated\: title,subtitle,properties.total (type and id always)]:fields:' \
                     '--db[the database file (default\: $ENTITYIDX_DB, else ./entityidx.sqlite)]:file:_files' \
                     '--now[fix the clock (ISO-8601 with a zone), for reproducible expiry and recency]:now:' \
