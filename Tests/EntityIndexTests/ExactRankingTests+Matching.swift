@@ -15,8 +15,8 @@ extension ExactRankingTests {
     static let misspelt = ["kettel", "coppre", "hospitl", "lanterm"]
 
     /// The word sets a search tries, in order: for `frequency`, leaving out first the words no document holds (a
-    /// document of any entity, hidden ones and every type included), then the most frequent; ties, the later
-    /// word first; for `last`, from the end. Never down to zero words.
+    /// document of any entity, hidden ones and every type included), then the most frequent (counted up to
+    /// `maxFrequency`); ties, the later word first; for `last`, from the end. Never down to zero words.
     static func passes(_ all: [Entity], words: [String], typing: Bool, matching: WordMatching) -> [[Int]] {
         let n = words.count
         guard matching != .all else { return [Array(0..<n)] }
@@ -25,7 +25,9 @@ extension ExactRankingTests {
             order = Array((0..<n).reversed())
         } else {
             let counts = words.indices.map { i in
-                all.filter { e in e.columns.contains { Self.holds($0, words[i], prefix: typing && i == n - 1) } }.count
+                min(
+                    all.filter { e in e.columns.contains { Self.holds($0, words[i], prefix: typing && i == n - 1) } }
+                        .count, WordPasses.maxFrequency)
             }
             order = words.indices.sorted {
                 (counts[$0] == 0 ? 1 : 0, counts[$0], $0) > (counts[$1] == 0 ? 1 : 0, counts[$1], $1)

@@ -6,8 +6,9 @@ extension EntityStore {
     ///
     /// With optional words it is the union of every pass's candidates (those of its phase, under the search's
     /// conditions), passes the search did not need included, so that every page tells the same total. Each pass
-    /// costs one bounded read of its candidates (at most `maxExactTotal + 1` more than were counted already), and a
-    /// pass the search did not make one more to find its phase.
+    /// costs one bounded read of its candidates (at most `maxExactTotal + 1` more than were counted already). The
+    /// first pass is read first (its words are known without counting frequencies), then the last one, whose one
+    /// word matches every entity the passes between match as typed, so that a common word reaches the bound at once.
     func countMatches(_ passes: inout WordPasses, conditions: SQLFragment, everyDocumentVisible: Bool) throws -> Int {
         guard passes.count > 1 else {
             return try countMatches(
@@ -16,26 +17,36 @@ extension EntityStore {
         }
         let bound = Self.maxExactTotal + 1
         var union = Set<Int64>()
-        for pass in 0..<passes.count where union.count < bound {
+        for pass in [0] + (1..<passes.count).reversed() where union.count < bound {
             let kept = try passes.kept(pass, db: db)
-            let phase = try pass < passes.phases.count ? passes.phases[pass] : self.phase(&passes, kept, conditions)
-            let query = phase == .words ? passes.base.keeping(kept) : passes.withVariants(kept)
-            union.formUnion(try passCandidates(query, phase, conditions: conditions, limit: bound + union.count))
+            let limit = bound + union.count
+            if pass < passes.phases.count {
+                let phase = passes.phases[pass]
+                let query = phase == .words ? passes.base.keeping(kept) : passes.withVariants(kept)
+                union.formUnion(try passCandidates(query, phase, conditions: conditions, limit: limit))
+            } else {
+                union.formUnion(try unmadeCandidates(&passes, kept, conditions, limit: limit))
+            }
         }
         return union.count
     }
 
-    /// The phase of a pass the search did not make: the first of words as typed and typos with a candidate, else
-    /// fragments, as the search decides.
-    private func phase(_ passes: inout WordPasses, _ kept: [Int], _ conditions: SQLFragment) throws -> SearchPhase {
+    /// The candidates of a pass the search did not make, in the phase the search would have given it: the first of
+    /// words as typed and typos that has any, else fragments.
+    private func unmadeCandidates(_ passes: inout WordPasses, _ kept: [Int], _ conditions: SQLFragment, limit: Int)
+        throws -> [Int64]
+    {
         let typed = passes.base.keeping(kept)
-        if try !passCandidates(typed, .words, conditions: conditions, limit: 1).isEmpty { return .words }
-        guard typed.terms.contains(where: { $0.typoBudget > 0 }) else { return .fragments }
-        let query = try passes.expandTypos(kept, db: db, copy: try typoVocabulary())
-        guard query.terms.contains(where: { !$0.variants.isEmpty }),
-            try !passCandidates(query, .typos, conditions: conditions, limit: 1).isEmpty
-        else { return .fragments }
-        return .typos
+        let words = try passCandidates(typed, .words, conditions: conditions, limit: limit)
+        guard words.isEmpty else { return words }
+        if typed.terms.contains(where: { $0.typoBudget > 0 }) {
+            let query = try passes.expandTypos(kept, db: db, copy: try typoVocabulary())
+            if query.terms.contains(where: { !$0.variants.isEmpty }) {
+                let typos = try passCandidates(query, .typos, conditions: conditions, limit: limit)
+                guard typos.isEmpty else { return typos }
+            }
+        }
+        return try passCandidates(typed, .fragments, conditions: conditions, limit: limit)
     }
 
     /// The documents of at most `limit` candidates of a pass in `phase` (those `countMatches` counts): the entities

@@ -19,9 +19,9 @@ public enum WordMatching: String, CaseIterable, Sendable {
 ///
 /// Pass 0 has every word; pass `i` leaves out `i` of them: for `frequency` the `i` most frequent, for `last` the
 /// `i` last ones. The frequency of a word is how many documents of the full-text index match it as the query does
-/// (hidden, expired and other types included): one `count(*)` of its expression, counted only when a second pass
-/// is needed. A word no document holds goes first, as every pass that keeps it finds nothing but typos; ties leave
-/// out the later word first. The last pass keeps one word: a query of `n` words has at most `n` passes, and with
+/// (hidden, expired and other types included), counted up to `maxFrequency` (more tie): one bounded `count(*)` of
+/// its expression, counted only when a second pass is needed. A word no document holds goes first, as every pass
+/// that keeps it finds nothing but typos; ties leave out the later word first. The last pass keeps one word: a query of `n` words has at most `n` passes, and with
 /// `all` or a single word there is one.
 struct WordPasses {
     /// The query as typed, its last word's completions expanded, without typo variants.
@@ -63,12 +63,17 @@ struct WordPasses {
         }
     }
 
+    /// A word's frequency is counted up to this many documents, so that counting it reads at most this many rows
+    /// of its list (about a millisecond); words more frequent tie.
+    static let maxFrequency = 10_000
+
     /// The terms in the order `frequency` leaves them out: those no document holds, then the most frequent; ties,
     /// the later one first.
     private func frequencyOrder(_ db: Connection) throws -> [Int] {
         let counts = try base.terms.map { term in
-            try db.scalar("SELECT count(*) FROM search WHERE search MATCH ?", [.text(term.expression(maxTypos: 0))])?
-                .int ?? 0
+            try db.scalar(
+                "SELECT count(*) FROM (SELECT 1 FROM search WHERE search MATCH ? LIMIT \(Self.maxFrequency))",
+                [.text(term.expression(maxTypos: 0))])?.int ?? 0
         }
         return base.terms.indices.sorted {
             (counts[$0] == 0 ? 1 : 0, counts[$0], $0) > (counts[$1] == 0 ? 1 : 0, counts[$1], $1)
