@@ -213,4 +213,19 @@ extension CLIOptionTests {
         #expect(fish.contains("complete -c entityidx -n \"__fish_seen_subcommand_from lint\" -F\n"))
         #expect(fish.contains("-l restore -r -F"))
     }
+
+    @Test func matchingLeavesWordsOutAndNamesItsValues() throws {
+        let db = try samples()
+        #expect(try run(db, ["search", "show", "me", "Ada", "--json"]).json["entities"]?.array?.isEmpty == true)
+        let spoken = try run(db, ["search", "show me Ada", "--matching", "frequency", "--explain", "--json"])
+        #expect(spoken.status == 0, "\(spoken.stderr)")
+        #expect(spoken.json["entities"]?.array?.first?["id"] == "c1")
+        #expect(spoken.json["entities"]?.array?.first?["explain"]?["words"] == "1/3")
+        let table = try run(db, ["search", "show me Ada", "--matching", "frequency", "--explain", "--limit", "1"])
+        #expect(table.stdout.contains("words") && table.stdout.contains("1/3"), "\(table.stdout)")
+        #expect(try run(db, ["user-query", "show me Ada", "--json"]).json["items"]?.array?.first?["id"] == "c1")
+        let wrong = try run(db, ["search", "ada", "--matching", "most"])
+        #expect(wrong.status == 64)
+        #expect(wrong.stderr.hasPrefix("error: --matching must be one of all, frequency, last, got \"most\"\n"))
+    }
 }
