@@ -40,7 +40,7 @@ extension EntityStore {
         let words = try passCandidates(typed, .words, conditions: conditions, limit: limit)
         guard words.isEmpty else { return words }
         if typed.terms.contains(where: { $0.typoBudget > 0 }) {
-            let query = try passes.expandTypos(kept, db: db, copy: try typoVocabulary())
+            let query = try passes.expandTypos(kept, store: self)
             if query.terms.contains(where: { !$0.variants.isEmpty }) {
                 let typos = try passCandidates(query, .typos, conditions: conditions, limit: limit)
                 guard typos.isEmpty else { return typos }

@@ -91,13 +91,13 @@ struct WordPasses {
         return query
     }
 
-    /// Looks up the typo variants of the terms at `kept` not looked up yet (`copy`: the vocabulary in memory), and
-    /// returns their query with them.
-    mutating func expandTypos(_ kept: [Int], db: Connection, copy: VocabularyCopy?) throws -> SearchQuery {
+    /// Looks up the typo variants of the terms at `kept` not looked up yet (in `store`'s vocabulary: a walk, see
+    /// `typoVocabulary`), and returns their query with them.
+    mutating func expandTypos(_ kept: [Int], store: EntityStore) throws -> SearchQuery {
         let missing = kept.filter { variants[$0] == nil }
         if !missing.isEmpty {
             var terms = missing.map { base.terms[$0] }
-            try TypoTolerance.expand(&terms, db: db, copy: copy)
+            try TypoTolerance.expand(&terms, db: store.db, copy: try store.typoVocabulary())
             for (k, i) in missing.enumerated() { variants[i] = (terms[k].plainVariants, terms[k].partVariants) }
         }
         return withVariants(kept)
@@ -167,7 +167,7 @@ extension EntityStore {
         try topK.run()
         guard try nothing(.words) else { return (topK, .words) }
         if query.terms.contains(where: { $0.typoBudget > 0 }) {
-            query = try passes.expandTypos(kept, db: db, copy: try typoVocabulary())
+            query = try passes.expandTypos(kept, store: self)
             if query.terms.contains(where: { !$0.variants.isEmpty }) {
                 topK.query = query
                 try topK.runTypos()
