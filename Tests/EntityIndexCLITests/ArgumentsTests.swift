@@ -47,27 +47,31 @@ import Testing
             out == """
                 Search entities by text, best first
 
-                Usage: entityidx search QUERY… [--type T]… [--limit N] [--cursor C] [--filter 'PROP OP VALUE']… [--explain] [--highlight] [--fields F,…] [--json]
+                Usage: entityidx search QUERY… [--type T]… [--limit N] [--cursor C] [--filter 'PROP OP VALUE']… [--matching M] [--explain] [--highlight] [--fields F,…] [--json]
 
                 Options:
-                  --type <value>    only entities of this type (repeatable: their union)
-                  --limit <value>   at most N results (default 20)
-                  --cursor <value>  continue at this cursor (the nextCursor of the previous page of the same search)
-                  --filter <value>  a property filter that must hold, e.g. 'status eq shipped' (repeatable)
-                  --explain         show each result's ranking tiers
-                  --highlight       show the matched spans of each field
-                  --fields <value>  only these fields of each entity, comma-separated: title,subtitle,properties.total (type and id always)
-                  --db <value>      the database file (default: $ENTITYIDX_DB, else ./entityidx.sqlite)
-                  --now <value>     fix the clock (ISO-8601 with a zone), for reproducible expiry and recency
-                  --json            print the pipe's result object as JSON
-                  --help            show this help
+                  --type <value>      only entities of this type (repeatable: their union)
+                  --limit <value>     at most N results (default 20)
+                  --cursor <value>    continue at this cursor (the nextCursor of the previous page of the same search)
+                  --filter <value>    a property filter that must hold, e.g. 'status eq shipped' (repeatable)
+                  --matching <value>  all (default): every word must match; frequency or last: fewer words when fewer match them all
+                  --explain           show each result's ranking tiers
+                  --highlight         show the matched spans of each field
+                  --fields <value>    only these fields of each entity, comma-separated: title,subtitle,properties.total (type and id always)
+                  --db <value>        the database file (default: $ENTITYIDX_DB, else ./entityidx.sqlite)
+                  --now <value>       fix the clock (ISO-8601 with a zone), for reproducible expiry and recency
+                  --json              print the pipe's result object as JSON
+                  --help              show this help
 
                 Every word must match; the last one matches as a prefix unless the query ends with a space. Case, width
                 and accents are ignored; CJK text matches inside longer runs; ids match as typed, without separators or
                 by their number. When nothing matches, words of five letters or more (inside compounds too) may match
-                with typos, and a part of an id or code with a digit finds it (9444 finds K83913.39F29.59444AT). When
-                more results follow, stderr says how many match (exact up to 100) and the --cursor of the next page
-                (total and nextCursor with --json); pages reach the first 10,000 results.
+                with typos, and a part of an id or code with a digit finds it (9444 finds K83913.39F29.59444AT). With
+                --matching frequency or last, when fewer than the limit match every word, words are left out one at a
+                time (the most frequent, or the last, first; never the only one) and what fewer words find follows,
+                ranked after what more words found (--explain: words 2/3). When more results follow, stderr says how
+                many match (exact up to 100) and the --cursor of the next page (total and nextCursor with --json);
+                pages reach the first 10,000 results.
 
                 Words after -- are taken literally, even those that start with '-': entityidx search -- --limit
 
