@@ -63,21 +63,15 @@ extension EntityStore {
                 """, [.text(expression)] + conditions.arguments
             ) { $0.int(0) }
         }
-        switch phase {
-        case .words:
-            let exactIDs = try db.rows(
-                """
-                SELECT d.doc FROM entity e JOIN search_doc d ON d.rowid = e.rowid WHERE e.id_key = ? AND \(conditions.sql)
-                LIMIT \(limit)
-                """, [.text(query.idKey)] + conditions.arguments
-            ) { $0.int(0) }
-            let expression = query.terms.map { $0.expression(maxTypos: 0) }.joined(separator: " AND ")
-            return exactIDs + (try matches("search", expression))
-        case .typos:
-            return try matches("search", query.terms.map { $0.expression() }.joined(separator: " AND "))
-        case .fragments:
-            guard query.terms.count == 1, query.searchesCodes else { return [] }
-            return try matches("search_code", "\"" + query.idKey.replacingAll("\"", "\"\"") + "\"")
-        }
+        guard let (table, expression) = Self.candidateMatch(query, phase) else { return [] }
+        let found = try matches(table, expression)
+        guard phase == .words else { return found }
+        let exactIDs = try db.rows(
+            """
+            SELECT d.doc FROM entity e JOIN search_doc d ON d.rowid = e.rowid WHERE e.id_key = ? AND \(conditions.sql)
+            LIMIT \(limit)
+            """, [.text(query.idKey)] + conditions.arguments
+        ) { $0.int(0) }
+        return exactIDs + found
     }
 }

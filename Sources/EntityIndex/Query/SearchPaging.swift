@@ -116,31 +116,38 @@ extension EntityStore {
         // The titles and ids alone first: their matches are matches of `search` too (the same columns, the same
         // terms), and a long prefix that FTS5 must merge costs a fraction there; when they reach the bound, the
         // total is known to be beyond it.
-        func countTitlesFirst(_ expression: String) throws -> Int {
+        func countTitlesFirst(_ table: String, _ expression: String) throws -> Int {
+            guard table == "search" else { return try count(table, expression) }
             let titles = try count("search_title", expression)
             return titles >= bound ? titles : try count("search", expression)
         }
+        guard let (table, expression) = Self.candidateMatch(query, phase) else { return 0 }
+        var total = try countTitlesFirst(table, expression)
+        guard phase == .words, total < bound else { return total }
+        let exactIDs = try db.rows(
+            """
+            SELECT d.doc FROM entity e JOIN search_doc d ON d.rowid = e.rowid WHERE e.id_key = ? AND \(conditions.sql)
+            """, [.text(query.idKey)] + conditions.arguments
+        ) { $0.int(0) }
+        for docid in exactIDs
+        where try db.scalar(
+            "SELECT 1 FROM search WHERE search MATCH ? AND rowid = ?", [.text(expression), .integer(docid)]) == nil
+        {
+            total += 1
+        }
+        return total
+    }
+
+    /// The full-text table and expression whose matches are a pass's candidates in `phase` (with `.words`, beside
+    /// the entities whose id is the query's): the words as typed in `search`, the words with their typo variants
+    /// in `search`, or the single word inside the codes of `search_code`; nil when the phase has none.
+    static func candidateMatch(_ query: SearchQuery, _ phase: SearchPhase) -> (table: String, expression: String)? {
         switch phase {
-        case .words:
-            let expression = query.terms.map { $0.expression(maxTypos: 0) }.joined(separator: " AND ")
-            var total = try countTitlesFirst(expression)
-            guard total < bound else { return total }
-            let exactIDs = try db.rows(
-                """
-                SELECT d.doc FROM entity e JOIN search_doc d ON d.rowid = e.rowid WHERE e.id_key = ? AND \(conditions.sql)
-                """, [.text(query.idKey)] + conditions.arguments
-            ) { $0.int(0) }
-            for docid in exactIDs
-            where try db.scalar(
-                "SELECT 1 FROM search WHERE search MATCH ? AND rowid = ?", [.text(expression), .integer(docid)]) == nil
-            {
-                total += 1
-            }
-            return total
-        case .typos:
-            return try countTitlesFirst(query.terms.map { $0.expression() }.joined(separator: " AND "))
+        case .words: ("search", query.terms.map { $0.expression(maxTypos: 0) }.joined(separator: " AND "))
+        case .typos: ("search", query.terms.map { $0.expression() }.joined(separator: " AND "))
         case .fragments:
-            return try count("search_code", "\"" + query.idKey.replacingAll("\"", "\"\"") + "\"")
+            query.terms.count == 1 && query.searchesCodes
+                ? ("search_code", "\"" + query.idKey.replacingAll("\"", "\"\"") + "\"") : nil
         }
     }
 }
