@@ -73,7 +73,7 @@ extension ExactRankingTests {
 
     /// The typo fallback's ranking: each word as typed or one of its variants (fewest edits per word, then the
     /// best field); fewer typos, then the attribute, then (title tier) every word whole in the title, then the
-    /// document rank.
+    /// words side by side, then the document rank.
     static func typoReference(
         _ all: [Entity], words: [String], typing: Bool, variants: [[TypoVariant]], types: [String]
     ) -> [String] {
@@ -96,7 +96,10 @@ extension ExactRankingTests {
             guard matchedAll, typos > 0 else { continue }
             let whole = words.indices.allSatisfy { distance($0, e.columns[0], whole: true) != nil }
             let exactness = attribute == 0 && whole ? 2 : 4
-            ranked.append(([Int64(typos), Int64(attribute), Int64(exactness)] + documentRank(e), e.key))
+            let apart = Self.apart(e, words: words, attribute: attribute, exactness: exactness) { i, token in
+                distance(i, [token]) != nil
+            }
+            ranked.append(([Int64(typos), Int64(attribute), Int64(exactness), apart] + documentRank(e), e.key))
         }
         return ranked.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map(\.id)
     }

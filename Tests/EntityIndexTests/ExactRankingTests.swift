@@ -138,17 +138,32 @@ import Testing
             } else {
                 exactness = e.names.contains(words) ? 0 : 4
             }
+            let apart = Self.apart(e, words: words, attribute: attribute, exactness: exactness) { i, token in
+                token == words[i] || (typing && i == n - 1 && token.hasPrefix(words[i]))
+            }
             let day = e.lastUsed >= 978_307_200_000 ? (e.lastUsed - 978_307_200_000) / 86_400_000 + 1 : 0
             ranked.append(
                 (
                     [
-                        Int64(attribute), Int64(exactness), -Int64((e.hint * 10).rounded()),
+                        Int64(attribute), Int64(exactness), apart, -Int64((e.hint * 10).rounded()),
                         -min(max(e.priority, -31), 31), -day,
                         Int64(min(e.titlePlain.count, 15)), -e.rowid,
                     ], e.key
                 ))
         }
         return ranked.sorted { $0.key.lexicographicallyPrecedes($1.key) }.prefix(limit).map(\.id)
+    }
+
+    /// Adjacency, inside the title tier's `words` and `prefix` steps of a query of several words: 1 when no run of
+    /// the title's tokens matches the words one by one in their order (`matches(i, token)`), else 0.
+    static func apart(
+        _ e: Entity, words: [String], attribute: Int, exactness: Int, matches: (Int, String) -> Bool
+    ) -> Int64 {
+        let n = words.count, tokens = e.titlePlain
+        guard n > 1, attribute == 0, exactness == 2 || exactness == 4 else { return 0 }
+        guard tokens.count >= n else { return 1 }
+        let adjacent = (0...(tokens.count - n)).contains { s in (0..<n).allSatisfy { matches($0, tokens[s + $0]) } }
+        return adjacent ? 0 : 1
     }
 
     static func results(_ store: EntityStore, _ query: String, types: [String] = [], limit: Int) throws -> [String] {
@@ -166,7 +181,7 @@ import Testing
         let plain = Self.words.filter { $0.allSatisfy(\.isASCII) }
         var compared = 0
         for _ in 0..<(count >= 10_000 ? 200 : 500) {
-            var words = (0..<Int.random(in: 1...2, using: &rng)).map { _ in plain.randomElement(using: &rng)! }
+            var words = (0..<Int.random(in: 1...3, using: &rng)).map { _ in plain.randomElement(using: &rng)! }
             let typing = Bool.random(using: &rng)
             if typing, Bool.random(using: &rng), let last = words.last, last.count > 1 {
                 words[words.count - 1] = String(last.prefix(Int.random(in: 1..<last.count, using: &rng)))

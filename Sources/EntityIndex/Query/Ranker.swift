@@ -62,6 +62,9 @@ struct WordMatch: Equatable {
 ///    it (its words whole), has every word whole, starts with it while the last word is typed (`blue mu` in "Blue
 ///    mug"), or none of these; for the others, a synonym or keyword that equals the query (all its words, in order,
 ///    the whole value), then (when the last word typed is a number) the number whole, before the rest;
+///    inside the title tier's `words` and `prefix` steps, for a query of several plain words, the words side by side
+///    in the title in their order (`symbol tilde` in "APL functional symbol tilde diaeresis") before the same words
+///    apart (`adjacent`, see `adjacent(_:)`);
 /// 6. the document rank (`DocumentRank`): rankingHint, priority, the day of lastUsedAt, fewer title words, newer.
 /// (Every word always matches: that tier is implied by the AND query.)
 ///
@@ -80,10 +83,13 @@ struct Ranker {
         var typos: Int
         var attribute: Int
         var exactness: Int
+        /// 1 when the query's words stand apart in the title, 0 side by side or when adjacency does not rank this
+        /// bucket (`Ranker.ranksAdjacency`).
+        var apart = 0
 
         static func < (a: Bucket, b: Bucket) -> Bool {
-            (a.exact, a.fragment, a.typos, a.attribute, a.exactness) < (
-                b.exact, b.fragment, b.typos, b.attribute, b.exactness
+            (a.exact, a.fragment, a.typos, a.attribute, a.exactness, a.apart) < (
+                b.exact, b.fragment, b.typos, b.attribute, b.exactness, b.apart
             )
         }
     }
@@ -100,6 +106,9 @@ struct Ranker {
         /// (`WordPasses`); 0 and 0 when every word must match.
         var queryWords = 0
         var droppedWords = 0
+        /// Whether adjacency ranks this entity's bucket (`Ranker.ranksAdjacency`): its score then keeps a step for
+        /// it.
+        var adjacencyRanks = false
 
         /// Ranking order: more of the query's words, the bucket, then the document rank (a higher document id
         /// first).
@@ -110,12 +119,15 @@ struct Ranker {
 
         /// The tiers folded into one number that decreases down the list: exact id 1000, a match of words (not
         /// only inside a code) 300, each typo fewer (of two) 100, each attribute step (of nine) 10, each exactness
-        /// step 2 (of four), and the document rank mapped into [0, 2); less 2000 for each word left out.
+        /// step 2 (of four), and the document rank mapped into [0, 2); less 2000 for each word left out. Where
+        /// adjacency ranks (the title's `words` and `prefix` steps of a query of several words), words side by side
+        /// add 1 and the document rank maps into [0, 1).
         var score: Double {
             let t = bucket
+            let rank = Double(docid >> Int64(DocumentRank.rowidBits)) / Double(1 << 35)
+            let last = adjacencyRanks ? Double(1 - t.apart) + rank : 2 * rank
             return Double(1 - t.exact) * 1000 + Double(1 - t.fragment) * 300 + Double(2 - min(t.typos, 2)) * 100
-                + Double(9 - min(t.attribute, 9)) * 10 + Double(4 - t.exactness) * 2
-                + 2 * Double(docid >> Int64(DocumentRank.rowidBits)) / Double(1 << 35) - Double(2000 * droppedWords)
+                + Double(9 - min(t.attribute, 9)) * 10 + Double(4 - t.exactness) * 2 + last - Double(2000 * droppedWords)
         }
 
         var explanation: JSONValue {
@@ -130,6 +142,7 @@ struct Ranker {
                         ("attribute", JSONValue(bucket.attribute)),
                         ("bestField", .string(SearchDocument.columnNames[bestColumn])),
                         ("exactness", .string(Ranker.exactnessNames[bucket.exactness])),
+                    ] + (adjacencyRanks ? [("adjacent", .bool(bucket.apart == 0))] : []) + [
                         ("rankingHint", JSONValue(rankingHint)), ("priority", JSONValue(Int(priority))),
                         ("score", .number(JSONNumber((score * 1000).rounded() / 1000))),
                     ]))
@@ -169,11 +182,43 @@ struct Ranker {
         let exactness = match.attribute == 0 ? titleExactness(c) : 4
         let bestColumn =
             match.best == 0 ? (match.titleMatched ? 0 : 5) : Ranker.columnRank.firstIndex(of: match.best) ?? 4
-        return Ranked(
+        var ranked = Ranked(
             rowid: c.rowid, docid: c.docid, key: key,
             bucket: Bucket(
                 exact: exact, fragment: 0, typos: match.typos, attribute: match.attribute, exactness: exactness),
             bestColumn: bestColumn, rankingHint: c.rankingHint, priority: c.priority)
+        if Self.adjacencyRanks(query, attribute: match.attribute, exactness: exactness) {
+            ranked.adjacencyRanks = true
+            ranked.bucket.apart = adjacent(c.titlePlain) ? 0 : 1
+        }
+        return ranked
+    }
+
+    /// Whether adjacency splits the bucket of this attribute and exactness: the title tier's `words` and `prefix`
+    /// steps (an equal or starting title has the words side by side already) of a query of several plain words (a
+    /// compound, a phone number or a CJK run is a phrase of its own).
+    static func adjacencyRanks(_ query: SearchQuery, attribute: Int, exactness: Int) -> Bool {
+        attribute == 0 && (exactness == 2 || exactness == 4) && query.ranksAdjacency
+    }
+
+    /// Whether the query's words match consecutive tokens of the title in their order: each word one token, as it
+    /// matches (whole, the last one as a prefix while typing, or a variant with typos).
+    func adjacent(_ titlePlain: TermList) -> Bool {
+        var tokens: [Range<Int>] = []
+        titlePlain.forEachTerm {
+            tokens.append($0)
+            return true
+        }
+        let terms = query.terms, n = terms.count
+        guard tokens.count >= n, let base = titlePlain.bytes.baseAddress else { return false }
+        func token(_ i: Int) -> TermList {
+            TermList(UnsafeBufferPointer(start: base + tokens[i].lowerBound, count: tokens[i].count))
+        }
+        for start in 0...(tokens.count - n)
+        where terms.indices.allSatisfy({ terms[$0].match(token(start + $0)) != nil }) {
+            return true
+        }
+        return false
     }
 
     /// For a candidate whose every word matched the title or id: 0 the title is the query; 1 it starts with the

@@ -365,6 +365,12 @@ struct SearchQuery: Sendable {
 
     var isEmpty: Bool { terms.isEmpty }
 
+    /// Whether words side by side in the title rank before the same words apart (`Ranker.adjacent`): a query of
+    /// several words, each a plain word (a compound, a phone number or a CJK run is a phrase already).
+    var ranksAdjacency: Bool {
+        terms.count > 1 && terms.allSatisfy { if case .plain = $0.kind { true } else { false } }
+    }
+
     /// The text of `words` as typed (`utf8`: the query's), from the first one's start to the last one's end.
     private static func text(_ utf8: [UInt8], _ words: ArraySlice<Word>) -> String {
         guard let first = words.first, let last = words.last else { return "" }

@@ -168,11 +168,11 @@ struct TopK {
                     bucket(0, 1), titles, [.text(startingTitle(typing: false, match("title", wholeWords: true)))],
                     .title)
             }
-            try readBucket(bucket(0, 2), titles, [.text(match("title", wholeWords: true))], .title)
+            try readTitleBucket(bucket(0, 2), titles, [.text(match("title", wholeWords: true))])
             if typos == 0, !titleKey.isEmpty {
                 try readBucket(bucket(0, 3), titles, [.text(startingTitle(typing: true, match("title")))], .title)
             }
-            try readBucket(bucket(0, 4), titles, [.text(match(nil))], .title)
+            try readTitleBucket(bucket(0, 4), titles, [.text(match(nil))])
         }
         // Then by attribute: a synonym or keyword equal to the query first, then the rest.
         let nameKey = typos == 0 ? query.nameKey : nil
@@ -263,6 +263,25 @@ struct TopK {
         // A typed prefix expanded into completions would make FTS5 merge every completion's doclist for `^"word"*`.
         if star && first.completions != nil { return "" }
         return "{title} : ^\"" + word + "\"" + (star ? "*" : "")
+    }
+
+    /// Accepts the members of a title bucket that adjacency may split (`Ranker.adjacencyRanks`): those whose words
+    /// stand side by side first, then those whose words stand apart, both in the order `sql` returns them. One
+    /// read of the rows: the members apart are kept aside while the first are accepted, and when those do not fill
+    /// the page every member has been read, so the ones kept aside are the next bucket whole, in order. The cost is
+    /// that reading: the bucket's query is read to its end unless the members side by side fill the page.
+    private mutating func readTitleBucket(_ bucket: Ranker.Bucket, _ sql: String, _ arguments: [SQLValue]) throws {
+        guard Ranker.adjacencyRanks(query, attribute: bucket.attribute, exactness: bucket.exactness) else {
+            return try readBucket(bucket, sql, arguments, .title)
+        }
+        var apart = bucket
+        apart.apart = 1
+        var keptAside: [Ranker.Ranked] = []
+        try stream(sql, arguments, .title) { ranked in
+            if ranked.bucket == apart { keptAside.append(ranked) }
+            return ranked.bucket == bucket
+        }
+        for ranked in keptAside where !isDone { accept(ranked) }
     }
 
     /// Accepts the members of `bucket` that `sql` returns (document ids, best first, and with `.positions` each
