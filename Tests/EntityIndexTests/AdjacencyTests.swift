@@ -66,7 +66,8 @@ import Testing
                 tokens.count >= words.count
                 && (0...(tokens.count - words.count)).contains { s in
                     words.indices.allSatisfy { i in
-                        tokens[s + i] == words[i] || (typing && i == words.count - 1 && tokens[s + i].hasPrefix(words[i]))
+                        tokens[s + i] == words[i]
+                            || (typing && i == words.count - 1 && tokens[s + i].hasPrefix(words[i]))
                     }
                 }
             #expect(e["adjacent"] == .bool(adjacent), "\(query): \(r.key.id)")
@@ -80,6 +81,8 @@ import Testing
             }
         }
         #expect(apartSeen + adjacentSeen > 0, "\(query)")
-        if mixed { #expect(adjacentSeen > 0 && apartSeen > 0, "\(query): \(adjacentSeen) side by side, \(apartSeen) apart") }
+        if mixed {
+            #expect(adjacentSeen > 0 && apartSeen > 0, "\(query): \(adjacentSeen) side by side, \(apartSeen) apart")
+        }
     }
 }

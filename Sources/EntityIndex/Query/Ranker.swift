@@ -127,7 +127,8 @@ struct Ranker {
             let rank = Double(docid >> Int64(DocumentRank.rowidBits)) / Double(1 << 35)
             let last = adjacencyRanks ? Double(1 - t.apart) + rank : 2 * rank
             return Double(1 - t.exact) * 1000 + Double(1 - t.fragment) * 300 + Double(2 - min(t.typos, 2)) * 100
-                + Double(9 - min(t.attribute, 9)) * 10 + Double(4 - t.exactness) * 2 + last - Double(2000 * droppedWords)
+                + Double(9 - min(t.attribute, 9)) * 10 + Double(4 - t.exactness) * 2 + last
+                - Double(2000 * droppedWords)
         }
 
         var explanation: JSONValue {
