@@ -84,7 +84,7 @@ struct Ranker {
         var attribute: Int
         var exactness: Int
         /// 1 when the query's words stand apart in the title, 0 side by side or when adjacency does not rank this
-        /// bucket (`Ranker.ranksAdjacency`).
+        /// bucket (`Ranker.adjacencyRanks`).
         var apart = 0
 
         static func < (a: Bucket, b: Bucket) -> Bool {
@@ -106,7 +106,7 @@ struct Ranker {
         /// (`WordPasses`); 0 and 0 when every word must match.
         var queryWords = 0
         var droppedWords = 0
-        /// Whether adjacency ranks this entity's bucket (`Ranker.ranksAdjacency`): its score then keeps a step for
+        /// Whether adjacency ranks this entity's bucket (`Ranker.adjacencyRanks`): its score then keeps a step for
         /// it.
         var adjacencyRanks = false
 

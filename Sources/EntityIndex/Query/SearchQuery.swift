@@ -365,7 +365,7 @@ struct SearchQuery: Sendable {
 
     var isEmpty: Bool { terms.isEmpty }
 
-    /// Whether words side by side in the title rank before the same words apart (`Ranker.adjacent`): a query of
+    /// Whether words side by side in the title rank before the same words apart (`Ranker.adjacent(_:)`): a query of
     /// several words, each a plain word (a compound, a phone number or a CJK run is a phrase already).
     var ranksAdjacency: Bool {
         terms.count > 1 && terms.allSatisfy { if case .plain = $0.kind { true } else { false } }
