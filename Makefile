@@ -17,12 +17,12 @@ PY_PHONE_PACKAGES := phonenumbers==9.0.43
 
 all: release
 
-# System libraries: SQLite (FTS5), ICU and zlib, installed when pkg-config cannot find them.
+# System libraries: SQLite (FTS5), ICU, zstd and zlib, installed when pkg-config cannot find them.
 deps:
-	@if ! pkg-config --exists sqlite3 icu-uc icu-i18n zlib 2>/dev/null; then \
-		echo "installing libsqlite3-dev libicu-dev zlib1g-dev pkg-config"; \
+	@if ! pkg-config --exists sqlite3 icu-uc icu-i18n libzstd zlib 2>/dev/null; then \
+		echo "installing libsqlite3-dev libicu-dev libzstd-dev zlib1g-dev pkg-config"; \
 		SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq libsqlite3-dev libicu-dev zlib1g-dev pkg-config >/dev/null; \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq libsqlite3-dev libicu-dev libzstd-dev zlib1g-dev pkg-config >/dev/null; \
 	fi
 
 build: deps

@@ -8,10 +8,14 @@ let package = Package(
         .library(name: "EntityIndex", targets: ["EntityIndex"]),
     ],
     targets: [
-        // Plain-C shim: SQLite helpers Swift cannot call, every ICU call (ICU headers never reach Swift), zlib for records.
+        // Plain-C shim: SQLite helpers Swift cannot call, every ICU call (ICU headers never reach Swift), zstd and
+        // zlib for stored records.
         .target(
             name: "CEntityIdx",
-            linkerSettings: [.linkedLibrary("sqlite3"), .linkedLibrary("icuuc"), .linkedLibrary("icui18n"), .linkedLibrary("z")]
+            linkerSettings: [
+                .linkedLibrary("sqlite3"), .linkedLibrary("icuuc"), .linkedLibrary("icui18n"), .linkedLibrary("zstd"),
+                .linkedLibrary("z"),
+            ]
         ),
         .target(name: "SQLite", dependencies: ["CEntityIdx"]),
         .target(name: "JSON"),

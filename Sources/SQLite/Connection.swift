@@ -19,6 +19,7 @@ public final class Connection: @unchecked Sendable {
     /// recently used are finalized first (SQL built at run time must not grow memory without bound).
     private var cache: [String: (statement: Statement, used: UInt64)] = [:]
     private var cacheByAddress: [UnsafeRawPointer: Statement] = [:]
+    private var attachments: [ObjectIdentifier: AnyObject] = [:]
     /// How a writer waits for another one (see `waitForLocks`); the busy handler's context, owned here.
     public let lockWait = LockWait()
     /// Names of the SQL functions defined on this connection (see `definePredicate`).
@@ -127,6 +128,15 @@ public final class Connection: @unchecked Sendable {
         let oldest = cache.sorted { $0.value.used < $1.value.used }.prefix(Self.statementCacheCapacity / 4)
         for (sql, _) in oldest { cache.removeValue(forKey: sql) }
         cacheByAddress.removeAll(keepingCapacity: true)
+    }
+
+    /// Objects that live as long as the connection, one of each type: caches of what its database holds (the
+    /// dictionaries of stored records, say), made by `make` the first time they are asked for.
+    public func attachment<T: AnyObject>(_ make: (Connection) -> T) -> T {
+        if let found = attachments[ObjectIdentifier(T.self)] as? T { return found }
+        let made = make(self)
+        attachments[ObjectIdentifier(T.self)] = made
+        return made
     }
 
     /// Prepares a statement that is not cached (for SQL built once).

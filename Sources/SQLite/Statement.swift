@@ -44,7 +44,8 @@ extension SQLValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Exp
 /// https://sqlite.org/c3ref/stmt.html
 public final class Statement {
     let handle: OpaquePointer
-    unowned let connection: Connection
+    /// The connection the statement was prepared on.
+    public unowned let connection: Connection
     public let sql: String
     /// A query: read-only and returning rows (not a write, nor a transaction's BEGIN, COMMIT or ROLLBACK, which
     /// SQLite also counts read-only).

@@ -35,6 +35,32 @@ size_t eidx_deflate_bound(size_t length);
  * that fits in `capacity`. */
 long eidx_inflate(const uint8_t *input, size_t length, uint8_t *output, size_t capacity);
 
+/* ---- Stored records (zstd with a dictionary trained on the database's records) ----------------------- */
+
+/* Trains a dictionary of at most `capacity` bytes on `count` samples laid end to end in `samples` (`sizes` their
+ * lengths), with `dict_id` as its id (written in every frame compressed with it); returns its size, or 0 when the
+ * samples are too few or too small to train on. */
+size_t eidx_zstd_train(const uint8_t *samples, const size_t *sizes, unsigned count, uint32_t dict_id,
+                       uint8_t *dictionary, size_t capacity);
+/* A dictionary prepared for compression (level 3) and decompression; NULL when the bytes are not a dictionary. */
+void *eidx_zstd_dictionary(const uint8_t *bytes, size_t length);
+void eidx_zstd_dictionary_free(void *dictionary);
+/* The id a dictionary's bytes declare (0 when they are not a zstd dictionary). */
+uint32_t eidx_zstd_dictionary_id(const uint8_t *bytes, size_t length);
+/* The output capacity that always suffices for `length` input bytes. */
+size_t eidx_zstd_bound(size_t length);
+/* Compresses with a dictionary into `output` (one frame, holding its content size and the dictionary's id);
+ * returns the compressed length, or -1. Thread-safe: each thread has its own context. */
+long eidx_zstd_compress(const void *dictionary, const uint8_t *input, size_t length, uint8_t *output,
+                        size_t capacity);
+/* The content size and the dictionary id a frame declares; returns 0, or -1 when the bytes are not one frame
+ * with a known content size. */
+int eidx_zstd_frame(const uint8_t *input, size_t length, uint64_t *content_size, uint32_t *dict_id);
+/* Decompresses one frame with a dictionary; returns the length written, or -1 when the input is not one whole
+ * frame of that dictionary that fits in `capacity`. */
+long eidx_zstd_decompress(const void *dictionary, const uint8_t *input, size_t length, uint8_t *output,
+                          size_t capacity);
+
 /* ---- ICU text analysis ----------------------------------------------------------------------------------- */
 
 /* A token found in a text: where it was in the input (UTF-8 byte offsets) and where its normalized form is in the

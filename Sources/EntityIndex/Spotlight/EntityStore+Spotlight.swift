@@ -117,7 +117,7 @@ extension EntityStore {
     /// connection's life (a few at a time).
     func defineSpotlightMatch() throws {
         final class Cache { var matchers: [String: SpotlightMatcher] = [:] }
-        let cache = Cache(), budget = spotlightBudget
+        let cache = Cache(), budget = spotlightBudget, dictionaries = db.recordDictionaries
         func matcher(_ bytes: UnsafeBufferPointer<UInt8>) -> SpotlightMatcher? {
             let spec = String(decoding: bytes, as: UTF8.self)
             if let cached = cache.matchers[spec] { return cached }
@@ -134,7 +134,7 @@ extension EntityStore {
             return matched
         }
         try db.definePredicate("spotlight_record", arity: 3) { arguments throws(PredicateFailure) in
-            guard let matcher = matcher(arguments[2]), let text = StoredRecord.decode(arguments[0]) else {
+            guard let matcher = matcher(arguments[2]), let text = StoredRecord.decode(arguments[0], dictionaries) else {
                 return false
             }
             try budget.charge(text.count)

@@ -58,7 +58,8 @@ public final class Ingestion {
     init(store: EntityStore, skipsInvalid: Bool = false) throws {
         self.store = store
         self.skipsInvalid = skipsInvalid
-        preparer = RecordPreparer(declarations: try store.allDeclarations())
+        preparer = RecordPreparer(
+            declarations: try store.allDeclarations(), dictionary: try store.db.recordDictionaries.newest())
         reindexPending = true
     }
 
@@ -89,7 +90,7 @@ public final class Ingestion {
         reindexPending = try store.db.scalar("SELECT EXISTS (SELECT 1 FROM reindex_outstanding)")?.int == 1
         if try store.allDeclarations() != preparer.declarations {
             declarationsChanged = true
-            writerPreparer = RecordPreparer(declarations: try store.allDeclarations())
+            writerPreparer = RecordPreparer(declarations: try store.allDeclarations(), dictionary: preparer.dictionary)
         }
     }
 
@@ -142,6 +143,17 @@ public final class Ingestion {
         }
     }
 
+    /// Stores a dictionary the records that follow are compressed with (`Producer`), in the ingest's transaction.
+    func add(_ dictionary: RecordDictionary) throws(EntityIndexError) {
+        guard problemCount == 0 || skipsInvalid else { return }  // nothing will be committed
+        do {
+            try begin()
+            try store.db.recordDictionaries.add(dictionary, now: store.now)
+        } catch {
+            throw EntityIndexError.wrap(error, doing: "storing the dictionary of records \(position + 1) and on")
+        }
+    }
+
     /// Commits when every record was valid (or, with `skipsInvalid`, the valid ones); otherwise rolls back and
     /// throws an error listing the bad records.
     @discardableResult
@@ -180,7 +192,7 @@ public final class Ingestion {
         releaseIndexRows()
     }
 
-    private func upsert(_ record: EntityRecord, stored: SQLValue, derived: PreparedRecord.Derived?) throws {
+    private func upsert(_ record: EntityRecord, stored: StoredRecord, derived: PreparedRecord.Derived?) throws {
         let db = store.db
         let now = store.now
         let expires = record.expiresAt ?? EntityStore.defaultExpiry(from: now)
@@ -199,17 +211,17 @@ public final class Ingestion {
         }
 
         if let rowid, same {
-            // The record is written again (SQLite rewrites the whole row anyway): one stored as text before records
-            // were compressed takes its compressed form.
+            // The record is written again (SQLite rewrites the whole row anyway): one stored in an older form (as
+            // text, deflated, another dictionary) takes the current one.
             try db.run(
                 "UPDATE entity SET ingested_at = ?, expires_at = ?, record = ? WHERE rowid = ?",
-                [.integer(now), .integer(expires), stored, .integer(rowid)])
+                [.integer(now), .integer(expires), stored.value, .integer(rowid)])
             counts.unchanged += 1
             return
         }
         let derived = derived ?? (writerPreparer ?? preparer).derive(record)
         let values: [SQLValue] = [
-            .text(derived.document.idKey), .text(record.title), stored, SQLValue(record.domain),
+            .text(derived.document.idKey), .text(record.title), stored.value, SQLValue(record.domain),
             SQLValue(record.hidden), SQLValue(record.rankingHint), SQLValue(record.priority),
             SQLValue(record.lastUsedAt),
             .integer(now), .integer(expires),

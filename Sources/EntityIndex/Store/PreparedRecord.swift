@@ -11,7 +11,7 @@ public struct PreparedRecord: Sendable {
 
     enum Outcome: Sendable {
         case invalid([RecordProblem])
-        case valid(EntityRecord, stored: SQLValue, derived: Derived?)
+        case valid(EntityRecord, stored: StoredRecord, derived: Derived?)
     }
 
     /// What is computed from a valid record for the index.
@@ -54,6 +54,15 @@ struct PropertyRow: Sendable {
 /// Prepares records against a snapshot of the property declarations (they do not change during an ingest).
 public struct RecordPreparer: Sendable {
     let declarations: [String: [String: PropertyDeclaration]]
+    /// The dictionary records are compressed with (`StoredRecord`); nil: deflate.
+    var dictionary: RecordDictionary?
+    /// Whether records are stored as text until a dictionary is trained on them (`Ingestion.Producer`).
+    var defersCompression = false
+
+    init(declarations: [String: [String: PropertyDeclaration]], dictionary: RecordDictionary? = nil) {
+        self.declarations = declarations
+        self.dictionary = dictionary
+    }
 
     func declarations(for type: String) -> [String: PropertyDeclaration] { declarations[type] ?? [:] }
 
@@ -73,9 +82,11 @@ public struct RecordPreparer: Sendable {
                             problem: "is \(text.utf8.count) bytes; the maximum is \(RecordLimits.maxRecordBytes)")
                     ]))
             }
-            return PreparedRecord(
-                position: position, line: line,
-                outcome: .valid(record, stored: StoredRecord.encode(text), derived: nil))
+            let stored =
+                defersCompression
+                ? StoredRecord(text: Array(text.utf8), value: .text(text))
+                : StoredRecord(text: text, dictionary: dictionary)
+            return PreparedRecord(position: position, line: line, outcome: .valid(record, stored: stored, derived: nil))
         }
     }
 
