@@ -105,7 +105,9 @@ extension EntityStore {
             lowerBound = total > Self.maxExactTotal
         } else if counting && all.count > window {
             let visible = try everyEntityVisible(types: request.types, filtered: !request.filters.isEmpty)
-            let counted = try countMatches(&passes, conditions: fragment, everyDocumentVisible: visible)
+            // Every entity visible: what the pass counted or listed before any condition is the total.
+            let known = visible ? passes.unconditionedMatches : nil
+            let counted = try known ?? countMatches(&passes, conditions: fragment, everyDocumentVisible: visible)
             lowerBound = counted > Self.maxExactTotal
             total = lowerBound ? max(counted, all.count) : counted
         }

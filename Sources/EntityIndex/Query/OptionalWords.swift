@@ -32,6 +32,9 @@ struct WordPasses {
     var phases: [SearchPhase] = []
     /// With a single pass that read every match of its words (`TopK.acceptedEveryMatch`), their number: the total.
     var everyMatch: Int?
+    /// With a single pass, how many documents match its words before any condition, when it learnt that
+    /// (`TopK.unconditionedMatches`): the total when every document is visible.
+    var unconditionedMatches: Int?
     /// The terms in the order `frequency` leaves them out, once counted.
     private var dropOrder: [Int]?
     /// The variants of each term whose typos were looked up (by index in `base.terms`).
@@ -136,7 +139,10 @@ extension EntityStore {
             let (topK, phase) = try rankPass(
                 &passes, kept, limit: limit - results.count, excluding: found, conditions: conditions)
             passes.phases.append(phase)
-            if passes.count == 1, phase == .words, topK.acceptedEveryMatch { passes.everyMatch = topK.accepted.count }
+            if passes.count == 1, phase == .words {
+                if topK.acceptedEveryMatch { passes.everyMatch = topK.accepted.count }
+                passes.unconditionedMatches = topK.unconditionedMatches
+            }
             for var ranked in Ranker.top(topK.accepted, limit: limit) {
                 if passes.matching != .all {
                     ranked.queryWords = passes.base.terms.count

@@ -28,6 +28,10 @@ struct TopK {
     /// Whether `run` read every match without typos (`rankedFewMatches`): then `accepted` holds every entity the
     /// search's words match, and its count is the search's total.
     private(set) var acceptedEveryMatch = false
+    /// How many documents the words (without typos) and the exact ids match before any condition, when `run`
+    /// learnt it without reading every match: exact up to `fewMatches`, and `fewMatches + 1` for more. When every
+    /// document is visible (no hidden or expired entity, no filter, every type), that is the search's total.
+    private(set) var unconditionedMatches: Int?
 
     /// How a bucket's query tells how a candidate's words matched.
     enum Match {
@@ -70,39 +74,80 @@ struct TopK {
     /// At most this many matches of a query are ranked all at once.
     static let fewMatches = 256
 
-    /// When every match without typos is among the first `fewMatches` rows of one pass, they are all read and
-    /// accepted, and the ranking sorts them, which is the bucket order by construction: one pass over the words'
-    /// lists instead of one per bucket, each of which reads them again (a phrase's at every bucket: 4 to 8 ms a
-    /// query at 1M entities for a common part like `sku`; a two-word query's title buckets read both lists to the
-    /// end when few titles hold both). Returns false, having accepted nothing, when there are more.
+    /// When every match without typos is among the first `fewMatches` rows of one pass, they are ranked from that
+    /// pass: one read of the words' lists instead of one per bucket, each of which reads them again (a phrase's at
+    /// every bucket: 4 to 8 ms a query at 1M entities for a common part like `sku`; a two-word query's title buckets
+    /// read both lists to the end when few titles hold both; a word of a few dozen matches, ten bucket queries).
+    /// Every member of a group of rows (typos, then attribute, which their positions tell) ranks before every member
+    /// of a later group, so the rows are read group by group, and no further once a group fills the page. Returns
+    /// false, having accepted nothing, when there are more matches.
+    ///
+    /// A single plain word is first counted (document ids alone, at most `fewMatches + 1`): when it has more, its
+    /// bucket queries each stop at the limit, and reading every match's positions would cost more than it saves
+    /// (one or two letters being typed, and a bare prefix longer than the prefix indexes, go to their buckets at
+    /// once).
     private mutating func rankedFewMatches() throws -> Bool {
-        // A single plain word's buckets each stop at the limit, reading little: reading up to `fewMatches` rows
-        // would cost more than it saves.
-        guard query.terms.count > 1 || query.terms.contains(where: { if case .plain = $0.kind { false } else { true } })
-        else { return false }
+        guard !isDone else { return true }
         let expression = query.terms.map { $0.expression(maxTypos: 0) }.joined(separator: " AND ")
-        guard !isDone, try rankedFew("search", expression, accepting: { _ in true }) else { return isDone }
+        let exactIDs = acceptedDocids
+        if query.terms.count == 1, case .plain(let word) = query.terms[0].kind {
+            // A bare prefix longer than the prefix indexes (one that completes too many words to expand) makes FTS5
+            // merge every completion's list before its first row: its buckets read it lazily instead.
+            let term = query.terms[0]
+            // One or two letters being typed match more than `fewMatches` in all but the smallest indexes.
+            let length = word.unicodeScalars.count
+            if term.prefix && (length <= 2 || term.completions == nil && length > PrefixExpansion.indexedPrefixLength) {
+                return false
+            }
+            let matches =
+                try db.scalar(
+                    "SELECT count(*) FROM (SELECT 1 FROM search WHERE search MATCH ? LIMIT \(Self.fewMatches + 1))",
+                    [.text(expression)])?.int ?? 0
+            guard matches <= Self.fewMatches else {
+                unconditionedMatches = Int(matches)
+                return false
+            }
+        }
+        guard let rows = try fewMatches("search", expression) else {
+            unconditionedMatches = Self.fewMatches + 1
+            return false
+        }
+        let groups = Dictionary(grouping: rows) { row -> Int in
+            let match = WordMatch(code: row.code)
+            return match.typos << 16 | match.attribute
+        }
+        let order = groups.keys.sorted()
+        for (n, key) in order.enumerated() {
+            for (docid, code) in groups[key]! where !acceptedDocids.contains(docid) {
+                if let ranked = try read(docid, .positions, code: code) { accept(ranked) }
+            }
+            if isDone && n < order.count - 1 {
+                unconditionedMatches = exactIDs.union(rows.lazy.map(\.docid)).count
+                return true
+            }
+        }
         acceptedEveryMatch = true
         return true
     }
 
-    /// Reads the matches of `expression` in the full-text `table` when they are at most `fewMatches`, and accepts
-    /// those `accepting` takes: in `search`, with every tier known from the phrase positions; in `search_title`,
-    /// with those of the title tier.
-    private mutating func rankedFew(_ table: String, _ expression: String, accepting: (Ranker.Ranked) -> Bool)
-        throws -> Bool
-    {
-        guard !isDone else { return true }
+    /// The matches of `expression` in the full-text `table`, best document first, with their `eidx_rank` codes in
+    /// `search` (0 elsewhere); nil when there are more than `fewMatches`.
+    private func fewMatches(_ table: String, _ expression: String) throws -> [(docid: Int64, code: Int64)]? {
         let positions = table == "search"
         let rows = try db.rows(
             "SELECT rowid\(positions ? ", eidx_rank(search, ?)" : "") FROM \(table) WHERE \(table) MATCH ? ORDER BY rowid DESC LIMIT \(Self.fewMatches + 1)",
             (positions ? [.text(phraseMap(maxTypos: 0))] : []) + [.text(expression)]
-        ) { ($0.int(0), positions ? $0.int(1) : 0) }
-        guard rows.count <= Self.fewMatches else { return false }
-        for (docid, code) in rows where !acceptedDocids.contains(docid) {
-            if let ranked = try read(docid, positions ? .positions : .title, code: code), accepting(ranked) {
-                accept(ranked)
-            }
+        ) { (docid: $0.int(0), code: positions ? $0.int(1) : 0) }
+        return rows.count <= Self.fewMatches ? rows : nil
+    }
+
+    /// Reads the title tier's members among the matches of `expression` in `search_title` when they are at most
+    /// `fewMatches`, with the tiers of the title, and accepts those `accepting` takes.
+    private mutating func rankedFewTitles(_ expression: String, accepting: (Ranker.Ranked) -> Bool) throws -> Bool {
+        guard !isDone else { return true }
+        guard let rows = try fewMatches("search_title", expression) else { return false }
+        for (docid, _) in rows where !acceptedDocids.contains(docid) {
+            if let ranked = try read(docid, .title), accepting(ranked) { accept(ranked) }
         }
         return true
     }
@@ -157,7 +202,7 @@ struct TopK {
         let inTitleTier: (Ranker.Ranked) -> Bool = {
             $0.bucket.exact == 1 && $0.bucket.fragment == 0 && $0.bucket.typos == typos && $0.bucket.attribute == 0
         }
-        if try m == 1 || !rankedFew("search_title", match(nil), accepting: inTitleTier) {
+        if try m == 1 || !rankedFewTitles(match(nil), accepting: inTitleTier) {
             let titleKey = query.plainKey
             // Equal, starting and whole-word titles have the query's own words, so they have no typos.
             if typos == 0, !titleKey.isEmpty {
