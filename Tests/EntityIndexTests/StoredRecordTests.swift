@@ -100,6 +100,20 @@ import Testing
         try expectRecordsAsIngested(store, changed + Array(all[400...]) + lines(5000..<5001))
     }
 
+    /// The reading thread compares each record with the one stored before the ingest and leaves an unchanged one
+    /// uncompressed; the writer, which finds it changed by an earlier record of the same input, compresses it.
+    @Test func aRecordPushedBackToItsStoredTextInTheSameInputIsWrittenWhole() throws {
+        let store = try TestSupport.store()
+        let original = lines(0..<1000)
+        _ = try ingestFile(store, original)
+        let changed = lines(0..<300, note: " changed")
+        #expect(try ingestFile(store, changed + original) == IngestCounts(updated: 600, unchanged: 700))
+        try expectRecordsAsIngested(store, original)
+        #expect(try forms(store) == ["02": 1000])
+        #expect(try store.search(SearchRequest(query: "changed")).isEmpty)
+        #expect(try ingestFile(store, original) == IngestCounts(unchanged: 1000))
+    }
+
     @Test func aRefusedIngestLeavesNoDictionary() throws {
         let store = try TestSupport.store()
         var input = lines(0..<2000)

@@ -53,7 +53,15 @@ struct TopK {
         self.query = query
         self.limit = limit
         self.conditions = conditions
+        candidateSQL = """
+            SELECT e.rowid, e.type, e.id, e.id_key, e.ranking_hint, e.priority, d.doc, d.title_plain, d.title, d.ident
+            FROM search_doc d JOIN entity e ON e.rowid = d.rowid WHERE d.doc = ? AND \(conditions.sql)
+            """
     }
+
+    /// The narrow row of a candidate (see `CandidateRow`), under the conditions: built once, so that the statement
+    /// cache finds it by the string's address rather than by hashing it at every candidate.
+    private let candidateSQL: String
 
     private var isDone: Bool { accepted.count >= limit }
 
@@ -368,11 +376,7 @@ struct TopK {
     private mutating func read(_ docid: Int64, _ match: Match, code: Int64 = 0) throws -> Ranker.Ranked? {
         if failing.contains(docid) { return nil }
         if let ranked = known[docid] { return ranked }
-        let row = try db.cached(
-            """
-            SELECT e.rowid, e.type, e.id, e.id_key, e.ranking_hint, e.priority, d.doc, d.title_plain, d.title, d.ident
-            FROM search_doc d JOIN entity e ON e.rowid = d.rowid WHERE d.doc = ? AND \(conditions.sql)
-            """)
+        let row = try db.cached(candidateSQL)
         defer { row.reset() }
         try row.bind([.integer(docid)] + conditions.arguments)
         guard try row.step() else {
@@ -391,7 +395,6 @@ struct TopK {
             ranked.bucket.fragment = 1
             ranked.bucket.typos = 0  // the word matched no term, but it is not misspelt
         }
-        row.reset()
         // Typed digits equal to a number, or to its end from a group boundary, before numbers that merely start
         // with them (`SearchQuery.ranksWholeNumbers`): the last word whole in a field of its best rank.
         if ranked.bucket.attribute != 0, ranked.bucket.exactness == 4, ranked.bucket.fragment == 0,

@@ -211,14 +211,25 @@ public final class Ingestion {
         }
 
         if let rowid, same {
-            // The record is written again (SQLite rewrites the whole row anyway): one stored in an older form (as
-            // text, deflated, another dictionary) takes the current one.
-            try db.run(
-                "UPDATE entity SET ingested_at = ?, expires_at = ?, record = ? WHERE rowid = ?",
-                [.integer(now), .integer(expires), stored.value, .integer(rowid)])
+            // A record stored in an older form (as text, deflated, another dictionary) takes the current one; one
+            // in the current form was not compressed again (`Producer.prepare`: its value is null).
+            if stored.value == .null {
+                try db.run(
+                    "UPDATE entity SET ingested_at = ?, expires_at = ? WHERE rowid = ?",
+                    [.integer(now), .integer(expires), .integer(rowid)])
+            } else {
+                try db.run(
+                    "UPDATE entity SET ingested_at = ?, expires_at = ?, record = ? WHERE rowid = ?",
+                    [.integer(now), .integer(expires), stored.value, .integer(rowid)])
+            }
             counts.unchanged += 1
             return
         }
+        // Found unchanged by the reading thread but changed since (by an earlier record of this input): compressed
+        // here, with the dictionary the database now has.
+        let stored =
+            stored.value == .null
+            ? StoredRecord(text: stored.text, dictionary: try db.recordDictionaries.newest()) : stored
         let derived = derived ?? (writerPreparer ?? preparer).derive(record)
         let values: [SQLValue] = [
             .text(derived.document.idKey), .text(record.title), stored.value, SQLValue(record.domain),

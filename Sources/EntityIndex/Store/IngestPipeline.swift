@@ -87,24 +87,39 @@ extension Ingestion {
         /// what it finds changed.
         private var stored: Connection?
 
-        private func isStoredUnchanged(_ record: EntityRecord, _ value: StoredRecord) -> Bool {
+        /// Whether the record is stored with the same text: nil when it is not (or is not stored), else whether in
+        /// the form this ingest writes (then it is not compressed again, and the writer leaves the column as is).
+        private func storedUnchanged(_ record: EntityRecord, _ text: StoredRecord) -> Bool? {
             guard let stored, let statement = try? stored.cached("SELECT record FROM entity WHERE type = ? AND id = ?"),
                 (try? statement.bind([.text(record.type), .text(record.id)])) != nil
-            else { return false }
+            else { return nil }
             defer { statement.reset() }
-            return (try? statement.step()) == true && statement.holds(0, value)
+            guard (try? statement.step()) == true, statement.holds(0, text) else { return nil }
+            return StoredRecord.isCurrentForm(statement.borrowedBytes(0), preparer.dictionary)
         }
 
-        /// Validates a record and, unless it is stored unchanged, analyzes it.
+        /// Validates a record and, unless it is stored unchanged, analyzes and compresses it. Records are prepared
+        /// as text (`defersCompression`), compared with the stored ones by their text, and compressed only when
+        /// they changed or are stored in an older form (while the first records are held to train a dictionary,
+        /// `train` compresses them).
         private func prepare(_ value: JSONValue, position: Int, line: Int?) -> PreparedRecord {
             let prepared = preparer.prepare(value, position: position, line: line)
-            guard case .valid(let record, let stored, nil) = prepared.outcome, !isStoredUnchanged(record, stored) else {
-                return prepared
+            guard case .valid(let record, let text, nil) = prepared.outcome else { return prepared }
+            func compressed() -> StoredRecord {
+                isTraining ? text : StoredRecord(text: text.text, dictionary: preparer.dictionary)
+            }
+            if let current = storedUnchanged(record, text) {
+                let stored = current ? StoredRecord(text: text.text, value: .null) : compressed()
+                return PreparedRecord(
+                    position: position, line: line, outcome: .valid(record, stored: stored, derived: nil))
             }
             return PreparedRecord(
                 position: position, line: line,
-                outcome: .valid(record, stored: stored, derived: preparer.derive(record)))
+                outcome: .valid(record, stored: compressed(), derived: preparer.derive(record)))
         }
+
+        /// Whether the first records are held to train a dictionary on (`run`).
+        private var isTraining = false
 
         /// Words already handed over: the writer adds each to `vocabulary` once (the ingest commits or rolls back whole).
         /// The writer can skip a record handed over with words only when an earlier record of the input stored the same
@@ -124,13 +139,13 @@ extension Ingestion {
             stored = databasePath.flatMap { try? Connection(path: $0, mode: .readOnly) }
             defer { stored = nil }
             var chunk = Chunk()
-            var training = preparer.dictionary == nil
-            preparer.defersCompression = training
+            isTraining = preparer.dictionary == nil
+            preparer.defersCompression = true
             var held: [PreparedRecord] = [], samples: [[UInt8]] = [], sampleBytes = 0
             func add(_ record: PreparedRecord, bytesRead: Int) -> Bool {
                 // The writer gave up (an error, a stop signal): stop within a record, not a chunk.
                 if queue.isClosed { return false }
-                if training {
+                if isTraining {
                     held.append(record)
                     if case .valid(_, let stored, _) = record.outcome {
                         samples.append(stored.text)
@@ -149,10 +164,9 @@ extension Ingestion {
             }
             // Trains the dictionary on the records held, compresses them with it and hands them over.
             func train(bytesRead: Int) -> Bool {
-                training = false
+                isTraining = false
                 let dictionary = RecordDictionary.train(samples)
                 samples = []
-                preparer.defersCompression = false
                 preparer.dictionary = dictionary
                 chunk.dictionary = dictionary
                 defer { held = [] }
@@ -179,7 +193,7 @@ extension Ingestion {
                 for (i, value) in values.enumerated() {
                     if !add(keepingNewTerms(prepare(value, position: first + i, line: nil)), bytesRead: 0) { return }
                 }
-                if training, !train(bytesRead: 0) { return }
+                if isTraining, !train(bytesRead: 0) { return }
                 if !chunk.records.isEmpty { _ = hand(bytesRead: 0) }
             case .stream(let reader):
                 let parser = JSONParser()
@@ -204,7 +218,7 @@ extension Ingestion {
                     let problem = RecordProblem(position: position + 1, line: error.line, problem: error.message)
                     if !add(preparer.rejected(problem), bytesRead: reader.bytesConsumed) { return }
                 }
-                if training, !train(bytesRead: reader.bytesConsumed) { return }
+                if isTraining, !train(bytesRead: reader.bytesConsumed) { return }
                 if !chunk.records.isEmpty { _ = hand(bytesRead: reader.bytesConsumed) }
             }
             queue.close()

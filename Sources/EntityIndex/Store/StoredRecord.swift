@@ -2,6 +2,10 @@ internal import CEntityIdx
 import JSON
 import SQLite
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// A record as `entity.record` holds it: its JSON text, and the value stored for it.
 ///
 /// The column holds one of three forms, told apart by the first byte (JSON text never starts with a byte below a
@@ -96,6 +100,19 @@ struct StoredRecord: Sendable {
             eidx_inflate(bytes.baseAddress! + 5, bytes.count - 5, buffer.baseAddress, n)
         }
         return written == n ? out : nil
+    }
+}
+
+extension StoredRecord {
+    /// Whether stored bytes are in the form a record is written in with `dictionary`: a frame of that dictionary;
+    /// without one, text or deflate.
+    static func isCurrentForm(_ bytes: UnsafeBufferPointer<UInt8>, _ dictionary: RecordDictionary?) -> Bool {
+        guard let first = bytes.first else { return false }
+        guard let dictionary else { return first != dictionaryMarker }
+        guard first == dictionaryMarker else { return false }
+        var size: UInt64 = 0, id: UInt32 = 0
+        let frame = UnsafeBufferPointer(rebasing: bytes[1...])
+        return eidx_zstd_frame(frame.baseAddress, frame.count, &size, &id) == 0 && id == dictionary.id
     }
 }
 
@@ -217,11 +234,12 @@ extension Statement {
     /// text (written without a dictionary, or with another one).
     func holds(_ column: Int32, _ record: StoredRecord) -> Bool {
         let bytes = borrowedBytes(column)
-        switch record.value {
-        case .blob(let b): if bytes.elementsEqual(b) { return true }
-        case .text(let t): if bytes.elementsEqual(t.utf8) { return true }
-        default: break
+        func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: [UInt8]) -> Bool {
+            a.count == b.count
+                && (a.isEmpty || b.withUnsafeBufferPointer { memcmp(a.baseAddress!, $0.baseAddress!, a.count) == 0 })
         }
+        if case .blob(let b) = record.value, equal(bytes, b) { return true }
+        if let first = bytes.first, first >= 0x20 { return equal(bytes, record.text) }
         guard let text = StoredRecord.decode(bytes, connection.recordDictionaries) else { return false }
         return text == record.text
     }
