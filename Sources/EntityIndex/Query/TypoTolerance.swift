@@ -64,9 +64,21 @@ enum TypoTolerance {
     /// The vocabulary words (or, for a word being typed, prefixes of them) within `budget` edits of `word`, best
     /// first, at most `maxVariants`.
     static func variants(of word: String, budget: Int, prefix: Bool, _ vocabulary: Vocabulary) throws -> [TypoVariant] {
-        var walk = Walk(query: Array(word.unicodeScalars), budget: budget, prefix: prefix, vocabulary: vocabulary)
-        try walk.run()
-        return walk.found
+        let found: [String: Int]
+        if let copy = vocabulary.copy {
+            found = copy.withWords { words, starts in
+                var walk = CopyWalk(
+                    query: Array(word.unicodeScalars), budget: budget, prefix: prefix, words: words, starts: starts)
+                walk.run()
+                return walk.found
+            }
+        } else {
+            var walk = Walk(query: Array(word.unicodeScalars), budget: budget, prefix: prefix, vocabulary: vocabulary)
+            try walk.run()
+            found = walk.found
+        }
+        return
+            found
             .filter { $0.key != word }
             .map { TypoVariant($0.key, distance: $0.value, prefix: prefix) }
             .sorted {

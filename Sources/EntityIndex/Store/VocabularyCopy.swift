@@ -45,7 +45,13 @@ final class VocabularyCopy {
     var count: Int { starts.count - 1 }
 
     /// The bytes of word `i` (0 ..< count).
-    private func word(_ i: Int) -> ArraySlice<UInt8> { bytes[Int(starts[i])..<Int(starts[i + 1]) - 1] }
+    func word(_ i: Int) -> ArraySlice<UInt8> { bytes[Int(starts[i])..<Int(starts[i + 1]) - 1] }
+
+    /// Calls `body` with the buffer of every word and where each starts (see `bytes` and `starts`), for walks that
+    /// read many words without copying them.
+    func withWords<T>(_ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<Int32>) throws -> T) rethrows -> T {
+        try bytes.withUnsafeBufferPointer { b in try starts.withUnsafeBufferPointer { s in try body(b, s) } }
+    }
 
     /// The index of the first word at or after `key` (strictly after it when `strictly`), in the table's order.
     func firstIndex(atOrAfter key: [UInt8], strictly: Bool = false) -> Int {
