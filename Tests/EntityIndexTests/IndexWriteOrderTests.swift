@@ -17,6 +17,25 @@ import Testing
         Set(try store.search(SearchRequest(query: query, limit: 10_000)).map(\.key.id))
     }
 
+    /// An ingest that writes a large share of the index ends with each full-text index in one segment; a small one
+    /// leaves FTS5's own merging as it is.
+    @Test func aLargeIngestLeavesEachIndexInOneSegment() throws {
+        let store = try TestSupport.store()
+        func segments(_ table: String) throws -> Int64 {
+            try store.db.scalar("SELECT count(DISTINCT segid) FROM \(table)_idx")?.int ?? 0
+        }
+        let lengths = ["alpha", "alpha beta gamma delta", "alpha beta"]
+        _ = try store.ingest((0..<30_000).map { Self.record($0, lengths[$0 % lengths.count] + " w\($0 % 997)") })
+        for table in ["search", "search_title", "search_code"] { #expect(try segments(table) == 1, "\(table)") }
+        _ = try store.ingest((30_000..<30_050).map { Self.record($0, "kappa") })
+        #expect(try segments("search") == 2)
+        #expect(try Self.ids(store, "kappa").count == 50)
+        #expect(try Self.ids(store, "w996 alpha").count == 30)
+        for table in ["search", "search_title", "search_code"] {
+            #expect(try store.db.scalar("INSERT INTO \(table)(\(table), rank) VALUES ('integrity-check', 1)") == nil)
+        }
+    }
+
     @Test func heldRowsAreWrittenOnceInAnyOrderOfArrival() throws {
         let store = try TestSupport.store()
         let lengths = ["alpha", "alpha beta gamma delta", "alpha beta", "alpha beta gamma delta epsilon zeta"]

@@ -178,6 +178,7 @@ public final class Ingestion {
             try store.writeDeferredIndexRows()
             releaseIndexRows()
             try store.purgeExpired()
+            try store.optimizeFullTextIndexes(written: counts.inserted + counts.updated)
             try transaction.commit()
         } catch {
             rollback()

@@ -205,6 +205,7 @@ extension EntityStore {
         try db.run("DELETE FROM name_key")
         try db.run("DELETE FROM vocabulary")
         try rederive(type: nil)
+        try optimizeFullTextIndexes(written: Int.max)
     }
 }
 
