@@ -10,6 +10,8 @@ import SQLite
 enum PrefixExpansion {
     /// Prefixes of up to this many characters are served by FTS5's prefix indexes (`prefix = '1 2 3'`).
     static let indexedPrefixLength = 3
+    /// In the index of titles and ids (`search_title`, `prefix = '1 2 3 4 5'`), prefixes of up to this many.
+    static let indexedTitlePrefixLength = 5
     /// A prefix completing more words than this stays a prefix query.
     static let maxCompletions = 64
 
@@ -22,6 +24,19 @@ enum PrefixExpansion {
             [.text(word), .text(word.prefixUpperBound)]
         ) { $0.text(0) }
         if !words.isEmpty && words.count <= maxCompletions { terms[last].completions = words }
+    }
+}
+
+extension QueryTerm {
+    /// The term as the index of titles and ids reads it: a prefix its prefix indexes cover (4 or 5 characters)
+    /// streams one list there, where its completions would each be opened.
+    var forTitles: QueryTerm {
+        guard completions != nil, case .plain(let word) = kind,
+            word.unicodeScalars.count <= PrefixExpansion.indexedTitlePrefixLength
+        else { return self }
+        var term = self
+        term.completions = nil
+        return term
     }
 }
 

@@ -195,8 +195,10 @@ struct TopK {
     private mutating func readBuckets(typos: Int) throws {
         let terms = query.terms
         let m = terms.count
-        func match(_ columns: String?, wholeWords: Bool = false) -> String {
-            let expression = terms.map { $0.expression(wholeWords: wholeWords, maxTypos: typos) }.joined(
+        func match(_ columns: String?, wholeWords: Bool = false, titles: Bool = false) -> String {
+            // The index of titles reads a prefix of 4 or 5 characters from its own prefix indexes.
+            let read = titles ? terms.map(\.forTitles) : terms
+            let expression = read.map { $0.expression(wholeWords: wholeWords, maxTypos: typos) }.joined(
                 separator: " AND ")
             return columns.map { "{\($0)} : (\(expression))" } ?? expression
         }
@@ -210,7 +212,7 @@ struct TopK {
         let inTitleTier: (Ranker.Ranked) -> Bool = {
             $0.bucket.exact == 1 && $0.bucket.fragment == 0 && $0.bucket.typos == typos && $0.bucket.attribute == 0
         }
-        if try m == 1 || !rankedFewTitles(match(nil), accepting: inTitleTier) {
+        if try m == 1 || !rankedFewTitles(match(nil, titles: true), accepting: inTitleTier) {
             let titleKey = query.plainKey
             // Equal, starting and whole-word titles have the query's own words, so they have no typos.
             if typos == 0, !titleKey.isEmpty {
@@ -218,14 +220,15 @@ struct TopK {
                     bucket(0, 0), "SELECT doc FROM search_doc WHERE title_plain = ? ORDER BY doc DESC",
                     [.text(titleKey)], .title)
                 try readBucket(
-                    bucket(0, 1), titles, [.text(startingTitle(typing: false, match("title", wholeWords: true)))],
-                    .title)
+                    bucket(0, 1), titles,
+                    [.text(startingTitle(typing: false, match("title", wholeWords: true, titles: true)))], .title)
             }
-            try readTitleBucket(bucket(0, 2), titles, [.text(match("title", wholeWords: true))])
+            try readTitleBucket(bucket(0, 2), titles, [.text(match("title", wholeWords: true, titles: true))])
             if typos == 0, !titleKey.isEmpty {
-                try readBucket(bucket(0, 3), titles, [.text(startingTitle(typing: true, match("title")))], .title)
+                try readBucket(
+                    bucket(0, 3), titles, [.text(startingTitle(typing: true, match("title", titles: true)))], .title)
             }
-            try readTitleBucket(bucket(0, 4), titles, [.text(match(nil))])
+            try readTitleBucket(bucket(0, 4), titles, [.text(match(nil, titles: true))])
         }
         // Then by attribute: a synonym or keyword equal to the query first, then the rest.
         let nameKey = typos == 0 ? query.nameKey : nil
@@ -313,8 +316,11 @@ struct TopK {
             word.utf8.allSatisfy({ TextAnalyzer.isAlnum($0) })
         else { return "" }
         let star = typing && query.terms.count == 1 && first.prefix
-        // A typed prefix expanded into completions would make FTS5 merge every completion's doclist for `^"word"*`.
-        if star && first.completions != nil { return "" }
+        // A typed prefix longer than the title index's prefix indexes would make FTS5 merge every completion's
+        // doclist for `^"word"*`.
+        if star && first.completions != nil && word.unicodeScalars.count > PrefixExpansion.indexedTitlePrefixLength {
+            return ""
+        }
         return "{title} : ^\"" + word + "\"" + (star ? "*" : "")
     }
 
