@@ -384,8 +384,8 @@ UPDATE meta SET value = '0' WHERE key = 'text_version';
 -- one lookup that every document of the full-text index is visible, and count its matches from the index alone.
 CREATE INDEX entity_hidden ON entity(rowid) WHERE hidden != 0;
 """#),
-        .init(version: 14, name: "record_dictionary", sql: #"""
--- entityidx schema 14: stored records compressed with a dictionary. Records of one application share most of their
+        .init(version: 17, name: "record_dictionary", sql: #"""
+-- entityidx schema 17: stored records compressed with a dictionary. Records of one application share most of their
 -- bytes (member names, types, enumerations), which one record of a kilobyte cannot exploit alone; a zstd dictionary
 -- trained on the first records of a large ingest halves what deflate leaves and decompresses several times faster.
 -- Each row is one dictionary, under the id that every frame compressed with it names (`entity.record`'s form 2, see
@@ -398,8 +398,8 @@ CREATE TABLE record_dictionary(
     created_at INTEGER NOT NULL
 );
 """#),
-        .init(version: 15, name: "title_prefixes", sql: #"""
--- entityidx schema 15: prefix indexes of 4 and 5 characters for the titles and ids (`search_title`). A word being
+        .init(version: 18, name: "title_prefixes", sql: #"""
+-- entityidx schema 18: prefix indexes of 4 and 5 characters for the titles and ids (`search_title`). A word being
 -- typed of 4 or 5 letters that completes more words than the engine lists (`PrefixExpansion`: `pyth` completes
 -- 2,356 on Debian's package list) made FTS5 merge every completion's postings before the first row, at each of the
 -- title tier's bucket queries and at the count of the total (2 to 3 ms each there); with the prefix indexes it

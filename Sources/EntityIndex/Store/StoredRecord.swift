@@ -11,7 +11,7 @@ import SQLite
 /// The column holds one of three forms, told apart by the first byte (JSON text never starts with a byte below a
 /// space):
 /// - the JSON text itself (TEXT), when it is short or does not shrink;
-/// - a BLOB of the byte 2 and one zstd frame compressed with a dictionary of `record_dictionary` (schema 14), whose
+/// - a BLOB of the byte 2 and one zstd frame compressed with a dictionary of `record_dictionary` (schema 17), whose
 ///   id the frame names: the form of every record written once the database has a dictionary;
 /// - a BLOB of the byte 1, the text's length in bytes (4 bytes, little-endian) and the text compressed with raw
 ///   deflate (zlib, level 1): records written without a dictionary (a database's first small ingests, and

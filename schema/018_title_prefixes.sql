@@ -1,4 +1,4 @@
--- entityidx schema 15: prefix indexes of 4 and 5 characters for the titles and ids (`search_title`). A word being
+-- entityidx schema 18: prefix indexes of 4 and 5 characters for the titles and ids (`search_title`). A word being
 -- typed of 4 or 5 letters that completes more words than the engine lists (`PrefixExpansion`: `pyth` completes
 -- 2,356 on Debian's package list) made FTS5 merge every completion's postings before the first row, at each of the
 -- title tier's bucket queries and at the count of the total (2 to 3 ms each there); with the prefix indexes it

@@ -1,4 +1,4 @@
--- entityidx schema 14: stored records compressed with a dictionary. Records of one application share most of their
+-- entityidx schema 17: stored records compressed with a dictionary. Records of one application share most of their
 -- bytes (member names, types, enumerations), which one record of a kilobyte cannot exploit alone; a zstd dictionary
 -- trained on the first records of a large ingest halves what deflate leaves and decompresses several times faster.
 -- Each row is one dictionary, under the id that every frame compressed with it names (`entity.record`'s form 2, see
