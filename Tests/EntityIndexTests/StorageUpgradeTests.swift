@@ -1,0 +1,76 @@
+import Foundation
+import JSON
+import TestSupport
+import Testing
+
+@testable import EntityIndex
+
+/// The schema-11 database (`Tests/Fixtures/schema11`) opens with the current code, which converts its side tables
+/// (`relation`, `spotlight_key`, `property`), and answers `related` in both directions, property queries and the
+/// recorded Core Spotlight queries (`Tests/Fixtures/schema9`, asked of the same records) as a database built afresh
+/// from the same files; the converted tables hold the rows the fresh one holds.
+@Suite struct StorageUpgradeTests {
+    static func stores() throws -> (upgraded: EntityStore, fresh: EntityStore) {
+        let directory = TestSupport.temporaryDirectory()
+        try FileManager.default.copyItem(
+            atPath: SearchUpgradeTests.fixture.appendingPathComponent("entityidx.sqlite").path,
+            toPath: directory + "/old.sqlite")
+        let upgraded = try EntityStore(path: directory + "/old.sqlite", now: SearchUpgradeTests.clock)
+        let fresh = try EntityStore(path: directory + "/fresh.sqlite", now: SearchUpgradeTests.clock)
+        for path in [
+            "data/customers.ndjson", "data/products.json", "data/orders.json",
+            "Tests/Fixtures/schema6/debian-sample.ndjson", "Tests/Fixtures/schema9/spotlight-sample.ndjson",
+        ] {
+            _ = try fresh.ingest(SpotlightUpgradeTests.records(path))
+        }
+        return (upgraded, fresh)
+    }
+
+    static func entities(_ store: EntityStore) throws -> [EntityKey] {
+        try store.db.rows("SELECT type, id FROM entity ORDER BY type, id") {
+            EntityKey(type: $0.text(0), id: $0.text(1))
+        }
+    }
+
+    /// The rows of `relation` as (listed type, listed id, lister), the same in any two databases of the same records.
+    static func relationRows(_ store: EntityStore) throws -> [String] {
+        try store.db.rows(
+            """
+            SELECT t.name, r.id, e.type, e.id FROM relation r JOIN entity_type t ON t.id = r.type
+            JOIN entity e ON e.rowid = r.entity
+            """
+        ) { "\($0.text(0))/\($0.text(1)) <- \($0.text(2))/\($0.text(3))" }.sorted()
+    }
+
+    @Test func relatedAnswersAsAFreshDatabase() throws {
+        let (upgraded, fresh) = try Self.stores()
+        let keys = try Self.entities(fresh)
+        #expect(keys.count == 440)
+        #expect(try Self.entities(upgraded) == keys)
+        #expect(try Self.relationRows(upgraded) == Self.relationRows(fresh))
+        #expect(try Self.relationRows(fresh).count > 1000)
+        #expect(try upgraded.db.scalar("PRAGMA integrity_check")?.string == "ok")
+        var linked = 0
+        for key in keys {
+            for direction in [RelatedDirection.out, .in, .both] {
+                let request = RelatedRequest(type: key.type, id: key.id, direction: direction)
+                func answer(_ store: EntityStore) -> String {
+                    do {
+                        let related = try store.related(request)
+                        return related.entities.map {
+                            "\($0.key) \(String(decoding: $0.recordText?.bytes ?? [], as: UTF8.self))"
+                        }
+                        .joined(separator: "\n") + " missing "
+                            + related.missing.map(\.description).joined(separator: " ")
+                    } catch {
+                        return "error \(error.code.rawValue)"
+                    }
+                }
+                let new = answer(fresh)
+                #expect(answer(upgraded) == new, "\(key) \(direction)")
+                if direction == .both && !new.hasPrefix(" missing") && !new.hasPrefix("error") { linked += 1 }
+            }
+        }
+        #expect(linked > 300)
+    }
+}
