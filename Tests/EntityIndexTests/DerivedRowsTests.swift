@@ -6,7 +6,7 @@ import Testing
 
 @testable import EntityIndex
 
-/// The side tables that no foreign key cleans (`relation`) are deleted by keys re-derived from the stored records:
+/// The side tables that no foreign key cleans (`relation`, `spotlight_key`) are deleted by keys re-derived from the stored records:
 /// after every kind of replace and delete they hold exactly the rows the live records give, none of an entity
 /// that is gone, and the file passes `integrity_check`.
 @Suite struct DerivedRowsTests {
@@ -41,13 +41,34 @@ import Testing
         return rows
     }
 
+    /// The rows `spotlight_key` holds, as (attribute name, head, hash, entity).
+    static func spotlightRows(_ store: EntityStore) throws -> Set<[UInt8]> {
+        Set(
+            try store.db.rows(
+                "SELECT a.name, k.head, k.hash, k.entity FROM spotlight_key k LEFT JOIN spotlight_attr a ON a.id = k.attr"
+            ) { Array(($0.optionalText(0) ?? "?").utf8) + Array(" \($0.int(1)) \($0.int(2)) \($0.int(3))".utf8) })
+    }
+
+    static func expectedSpotlightRows(_ store: EntityStore) throws -> Set<[UInt8]> {
+        var rows = Set<[UInt8]>()
+        for (rowid, record) in try store.db.rows("SELECT rowid, record FROM entity", [], { ($0.int(0), $0.record(1)) })
+        {
+            for key in SpotlightKey.keys(of: record) {
+                rows.insert(Array(key.attr.utf8) + Array(" \(key.head) \(key.hash) \(rowid)".utf8))
+            }
+        }
+        return rows
+    }
+
     /// Every derived table holds what the live records give, and the file is sound.
     static func check(_ store: EntityStore, _ comment: Comment? = nil) throws {
         #expect(try relationRows(store) == expectedRelationRows(store), comment)
-        #expect(
-            try store.db.scalar("SELECT count(*) FROM relation WHERE entity NOT IN (SELECT rowid FROM entity)")?.int
-                == 0,
-            comment)
+        #expect(try spotlightRows(store) == expectedSpotlightRows(store), comment)
+        for table in ["relation", "spotlight_key"] {
+            #expect(
+                try store.db.scalar("SELECT count(*) FROM \(table) WHERE entity NOT IN (SELECT rowid FROM entity)")?.int
+                    == 0, comment)
+        }
         #expect(try store.db.scalar("PRAGMA integrity_check")?.string == "ok", comment)
         #expect(try store.db.rows("PRAGMA foreign_key_check") { $0.text(0) }.isEmpty, comment)
     }
@@ -55,7 +76,8 @@ import Testing
     static func seeded() throws -> EntityStore {
         let store = try TestSupport.store()
         _ = try store.ingest([
-            rec("customer", "c1"), rec("customer", "c2", [("domain", "shop.vip")]),
+            rec("customer", "c1", [("keywords", ["ann", "Ann", "vip"]), ("properties", ["city": "Lyon"])]),
+            rec("customer", "c2", [("domain", "shop.vip"), ("properties", ["city": "Café", "tags": ["a", "b"]])]),
             rec(
                 "order", "o1", related: [("customer", "c1"), ("product", "p1"), ("product", "p1"), ("product", "gone")]),
             rec("order", "o2", related: [("customer", "c2"), ("product", "p2")], [("domain", "shop.vip")]),
@@ -75,9 +97,18 @@ import Testing
         _ = try store.ingest([
             Self.rec("order", "o1", related: [("product", "p2"), ("customer", "c1"), ("place", "Cafe\u{301}")]),
             Self.rec("order", "o2", related: [("place", "Caf\u{E9}")]),
-            Self.rec("customer", "c1", [("subtitle", "changed, same links")]),
+            Self.rec(
+                "customer", "c1",
+                [("subtitle", "changed, same links"), ("keywords", ["vip", "new"]), ("properties", ["city": "Paris"])]),
+            Self.rec("customer", "c2", [("domain", "shop.vip"), ("properties", ["tags": ["b", "c", "Cafe\u{301}"]])]),
         ])
         try Self.check(store, "replaced")
+        #expect(try store.spotlight(SpotlightRequest(query: #"city == "Lyon" || keywords == "ann"c"#)).isEmpty)
+        #expect(
+            try store.spotlight(SpotlightRequest(query: #"city == "paris"c && keywords == "new""#)).map(\.key.id) == [
+                "c1"
+            ])
+        #expect(try store.spotlight(SpotlightRequest(query: #"tags == "c*""#)).map(\.key.id) == ["c2"])
         #expect(
             Self.keys(try store.related(type: "order", id: "o1", direction: .out)) == ["product/p2", "customer/c1"])
         #expect(

@@ -73,4 +73,44 @@ import Testing
         }
         #expect(linked > 300)
     }
+
+    /// The rows of `spotlight_key` as (attribute, head, hash, entity).
+    static func spotlightRows(_ store: EntityStore) throws -> [String] {
+        try store.db.rows(
+            """
+            SELECT a.name, k.head, k.hash, e.type, e.id FROM spotlight_key k JOIN spotlight_attr a ON a.id = k.attr
+            JOIN entity e ON e.rowid = k.entity
+            """
+        ) { "\($0.text(0)) \($0.int(1)) \($0.int(2)) \($0.text(3))/\($0.text(4))" }.sorted()
+    }
+
+    @Test func coreSpotlightAnswersAsAFreshDatabase() throws {
+        let (upgraded, fresh) = try Self.stores()
+        #expect(try Self.spotlightRows(upgraded) == Self.spotlightRows(fresh))
+        #expect(try Self.spotlightRows(fresh).count > 3000)
+        #expect(
+            try upgraded.db.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'spotlight_key_entity'")?.int == 0)
+        // The schema-9 release's queries, asked of the same records, and a few forms that read per entity.
+        let expected = try SpotlightUpgradeTests.expected()
+        #expect(expected.count > 700)
+        for (query, entities) in expected {
+            #expect(try SpotlightUpgradeTests.answers(upgraded, query) == entities, "\(query)")
+            #expect(try SpotlightUpgradeTests.answers(fresh, query) == entities, "\(query) (fresh)")
+        }
+        for query in [
+            #"title == "a*" && keywords == "*""#, #"title == "*" && keywords != "a*"c"#, #"section != "libs""#,
+            #"title == "lib*" && section == "li*""#, #"title == "p*"c && subtitle != "*python*"c"#,
+            #"keywords == "*1*" && title == "*""#, #"subtitle == "*a1*"c"#, #"city == "*" && title != "x""#,
+        ] {
+            let answer = try fresh.spotlight(SpotlightRequest(query: query, limit: 1000)).map(\.key)
+            #expect(
+                try upgraded.spotlight(SpotlightRequest(query: query, limit: 1000)).map(\.key) == answer, "\(query)")
+        }
+        for typed in ["ca", "lib", "o", "pyth", "rou"] {
+            let request = UserQueryRequest(query: typed, maxItems: 5, maxSuggestions: 10)
+            #expect(
+                try upgraded.userQuery(request).suggestions.map(\.text)
+                    == fresh.userQuery(request).suggestions.map(\.text), "\(typed)")
+        }
+    }
 }

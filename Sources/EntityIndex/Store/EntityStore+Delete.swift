@@ -47,7 +47,7 @@ extension EntityStore {
                     let deleted = Int(try db.scalar("SELECT count(*) FROM entity")?.int ?? 0)
                     try emptyFullTextIndexes()
                     try db.execute(
-                        "DELETE FROM entity; DELETE FROM relation; DELETE FROM entity_type; DELETE FROM name_key; DELETE FROM client_state; DELETE FROM reindex_outstanding; DELETE FROM donation; DELETE FROM vocabulary;"
+                        "DELETE FROM entity; DELETE FROM relation; DELETE FROM entity_type; DELETE FROM spotlight_key; DELETE FROM name_key; DELETE FROM client_state; DELETE FROM reindex_outstanding; DELETE FROM donation; DELETE FROM vocabulary;"
                     )
                     return deleted
                 }

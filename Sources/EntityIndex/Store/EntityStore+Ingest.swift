@@ -227,7 +227,8 @@ public final class Ingestion {
             try store.writeSearchDocument(derived.document, rowid: rowid, newTerms: newTerms(derived))
             try store.writeProperties(
                 rowid: rowid, type: record.type, rows: derived.properties, replacing: true, kinds: &kinds)
-            try store.writeSpotlightKeys(rowid: rowid, keys: derived.spotlight, replacing: true)
+            try store.writeSpotlightKeys(
+                rowid: rowid, keys: derived.spotlight, replacing: old.map(SpotlightKey.keys(of:)) ?? [])
             try store.writeRelations(rowid: rowid, record.related, replacing: old.map(EntityRecord.related(of:)) ?? [])
             counts.updated += 1
         } else {
@@ -240,7 +241,7 @@ public final class Ingestion {
             try store.writeSearchDocument(derived.document, rowid: newRowid, newTerms: newTerms(derived))
             try store.writeProperties(
                 rowid: newRowid, type: record.type, rows: derived.properties, replacing: false, kinds: &kinds)
-            try store.writeSpotlightKeys(rowid: newRowid, keys: derived.spotlight, replacing: false)
+            try store.writeSpotlightKeys(rowid: newRowid, keys: derived.spotlight)
             try store.writeRelations(rowid: newRowid, record.related)
             counts.inserted += 1
         }
