@@ -60,8 +60,26 @@ import Testing
         return rows
     }
 
+    /// How many rows `property` holds, and how many the stored records give (with the declarations as they are).
+    static func propertyRowCounts(_ store: EntityStore) throws -> (held: Int, expected: Int) {
+        let held = Int(try store.db.scalar("SELECT count(*) FROM property")?.int ?? 0)
+        var expected = 0
+        let declarations = try store.allDeclarations()
+        for object in try store.db.rows("SELECT record FROM entity", [], { $0.record(0) }) {
+            guard case .success(let record) = RecordValidator.validate(.object(object), position: 0) else { continue }
+            let declared = declarations.first { $0.type == record.type }?.properties ?? []
+            expected +=
+                PropertyRow.rows(
+                    of: record, declarations: Dictionary(uniqueKeysWithValues: declared.map { ($0.name, $0) })
+                ).count
+        }
+        return (held, expected)
+    }
+
     /// Every derived table holds what the live records give, and the file is sound.
     static func check(_ store: EntityStore, _ comment: Comment? = nil) throws {
+        let properties = try propertyRowCounts(store)
+        #expect(properties.held == properties.expected, comment)
         #expect(try relationRows(store) == expectedRelationRows(store), comment)
         #expect(try spotlightRows(store) == expectedSpotlightRows(store), comment)
         for table in ["relation", "spotlight_key"] {

@@ -113,4 +113,74 @@ import Testing
                     == fresh.userQuery(request).suggestions.map(\.text), "\(typed)")
         }
     }
+
+    /// A property query's entities, or its error's code.
+    static func answer(_ store: EntityStore, _ request: PropertyQueryRequest) -> String {
+        do { return try store.query(request).map(\.key.description).joined(separator: " ") } catch {
+            return "error \(error.code.rawValue)"
+        }
+    }
+
+    @Test func propertyQueriesAnswerAsAFreshDatabase() throws {
+        let (upgraded, fresh) = try Self.stores()
+        let rows =
+            "SELECT n.name, p.ord, p.multi, p.kind, p.num, p.text, e.type, e.id FROM property p JOIN property_name n ON n.id = p.name JOIN entity e ON e.rowid = p.entity"
+        func dump(_ store: EntityStore) throws -> [String] {
+            try store.db.rows(rows) { s in (0..<8).map { "\(s.optionalText(Int32($0)) ?? "-")" }.joined(separator: "|")
+            }
+            .sorted()
+        }
+        #expect(try dump(upgraded) == dump(fresh))
+        #expect(try dump(fresh).count > 2000)
+        // Every property of every type: sorted both ways, and filtered by each operator on values it holds.
+        let properties = try fresh.db.rows("SELECT DISTINCT type, name FROM property_kind ORDER BY type, name") {
+            ($0.text(0), $0.text(1))
+        }
+        var asked = 0, answered = 0
+        for (type, name) in properties {
+            var values: [JSONValue] = []
+            for result in try fresh.all(type: type, limit: 1000, cursor: nil).entities {
+                guard let value = result.record["properties"]?[name], values.count < 3 else { continue }
+                let item = value.array?.first ?? value
+                if !values.contains(item) { values.append(item) }
+            }
+            var requests = [true, false].flatMap { descending in
+                [nil, 7].map {
+                    PropertyQueryRequest(
+                        type: type, filters: [], sort: [.init(property: name, descending: descending)], limit: $0)
+                }
+            }
+            for value in values {
+                var ops: [PropertyFilter.Op] = [.eq, .ne, .lt, .ge, .contains, .notContains]
+                if value.string != nil { ops += [.hasPrefix, .hasSuffix] }
+                for op in ops {
+                    var operand = value
+                    if let text = value.string, op == .hasPrefix || op == .hasSuffix || op == .contains {
+                        operand = .string(String(op == .hasSuffix ? text.suffix(3) : text.prefix(3)))
+                    }
+                    let filter = PropertyFilter(property: name, op: op, value: operand)
+                    requests.append(PropertyQueryRequest(type: type, filters: [filter]))
+                    requests.append(
+                        PropertyQueryRequest(type: type, filters: [filter], sort: [.init(property: name)], limit: 5))
+                }
+            }
+            for request in requests {
+                let new = Self.answer(fresh, request)
+                #expect(
+                    Self.answer(upgraded, request) == new,
+                    "\(type).\(name) \(request.filters.map { "\($0.op) \($0.value)" })")
+                asked += 1
+                if !new.isEmpty && !new.hasPrefix("error") { answered += 1 }
+            }
+        }
+        #expect(asked > 500 && answered > 300)
+        for query in [
+            #"installedSize > 100 && title == "lib*""#, #"rating != 4"#, #"InRange(price, 1, 20)"#,
+            #"opened > $time.iso(2020-01-01T00:00:00Z)"#,
+        ] {
+            let answer = try fresh.spotlight(SpotlightRequest(query: query, limit: 1000)).map(\.key)
+            #expect(
+                try upgraded.spotlight(SpotlightRequest(query: query, limit: 1000)).map(\.key) == answer, "\(query)")
+        }
+    }
 }
