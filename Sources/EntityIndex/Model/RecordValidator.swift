@@ -168,17 +168,9 @@ public enum RecordValidator {
                 for key in ref.keys where key != "type" && key != "id" {
                     fail("\(field).\(key)", "is not allowed (only type and id)")
                 }
-                var refType: String?, refId: String?
-                if case .string(let t)? = ref["type"], typeProblem(t) == nil {
-                    refType = t
-                } else {
-                    fail("\(field).type", "must be a valid type name")
-                }
-                switch ref["id"] {
-                case .string(let s)? where !s.isEmpty && s.unicodeScalars.count <= RecordLimits.maxIdLength: refId = s
-                case .number(let n)? where n.isIntegerLiteral: refId = String(Int64(n.text) ?? 0)
-                default: fail("\(field).id", "must be a non-empty string or an integer")
-                }
+                let (refType, refId) = relatedParts(ref)
+                if refType == nil { fail("\(field).type", "must be a valid type name") }
+                if refId == nil { fail("\(field).id", "must be a non-empty string or an integer") }
                 if let refType, let refId { related.append(EntityKey(type: refType, id: refId)) }
             }
         case let other?: fail("related", "must be an array, got \(other.typeName)")
@@ -226,6 +218,18 @@ public enum RecordValidator {
                 rankingHint: rankingHint, priority: priority, lastUsedAt: lastUsedAt, expiresAt: expiresAt,
                 hidden: hidden,
                 json: json))
+    }
+
+    /// The type and id a `related` entry names, each nil when it is not valid (an integer id is its decimal text).
+    static func relatedParts(_ ref: JSONObject) -> (type: String?, id: String?) {
+        var type: String?, id: String?
+        if case .string(let t)? = ref["type"], typeProblem(t) == nil { type = t }
+        switch ref["id"] {
+        case .string(let s)? where !s.isEmpty && s.unicodeScalars.count <= RecordLimits.maxIdLength: id = s
+        case .number(let n)? where n.isIntegerLiteral: id = String(Int64(n.text) ?? 0)
+        default: break
+        }
+        return (type, id)
     }
 
     /// Why a type name is invalid, or nil when it is valid.

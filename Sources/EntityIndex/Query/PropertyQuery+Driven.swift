@@ -25,7 +25,7 @@ extension EntityStore {
             let condition = try compile(filter, info: info, style: .bound)
             let count =
                 try db.scalar(
-                    "SELECT count(*) FROM (SELECT 1 FROM property s WHERE s.name = ? AND \(condition.sql) LIMIT ?)",
+                    "SELECT count(*) FROM (SELECT 1 FROM property s WHERE s.name = \(Self.propertyName) AND \(condition.sql) LIMIT ?)",
                     [.text(filter.property)] + condition.arguments + [.integer(Int64(Self.drivenPlanMaximum))])?.int
                 ?? 0
             if count < Self.drivenPlanMaximum, count < best?.count ?? .max { best = (i, condition, count) }
@@ -42,8 +42,8 @@ extension EntityStore {
         }
         // The matches and their sort values, from the property table alone, in sort order.
         var sql = """
-            SELECT s.entity, v.\(column) FROM property s LEFT JOIN property v ON v.entity = s.entity AND v.name = ? AND v.ord = 0
-            WHERE s.name = ? AND \(best.condition.sql)
+            SELECT s.entity, v.\(column) FROM property s LEFT JOIN property v ON v.entity = s.entity AND v.name = \(Self.propertyName) AND v.ord = 0
+            WHERE s.name = \(Self.propertyName) AND \(best.condition.sql)
             """
         var arguments: [SQLValue] =
             [.text(key.property), .text(request.filters[best.index].property)] + best.condition.arguments
@@ -86,7 +86,7 @@ extension EntityStore {
         let key = request.sort[0]
         let direction = key.descending ? "DESC" : "ASC"
         let bound = try db.scalar(
-            "SELECT \(column) FROM property WHERE name = ? AND \(column) IS NOT NULL AND ord = 0 ORDER BY \(column) \(direction) LIMIT 1 OFFSET ?",
+            "SELECT \(column) FROM property WHERE name = \(Self.propertyName) AND \(column) IS NOT NULL AND ord = 0 ORDER BY \(column) \(direction) LIMIT 1 OFFSET ?",
             [.text(key.property), .integer(Int64(budget - 1))])
         guard let bound else { return nil }  // fewer rows than the budget: the matches are read instead
         let filter = try compileFilters(request.filters, types: request.types, mode: .and, style: .lookup)
@@ -94,7 +94,7 @@ extension EntityStore {
         let statement = try db.prepare(
             """
             SELECT e.type, e.id, e.record, s.\(column) FROM property s CROSS JOIN entity e ON e.rowid = s.entity
-            WHERE s.name = ? AND s.\(column) IS NOT NULL AND s.ord = 0 AND s.\(column) \(key.descending ? ">=" : "<=") ?
+            WHERE s.name = \(Self.propertyName) AND s.\(column) IS NOT NULL AND s.ord = 0 AND s.\(column) \(key.descending ? ">=" : "<=") ?
                 AND \(request.typeCondition.sql) AND e.expires_at > ? AND \(filter.sql)
             ORDER BY s.\(column) \(direction)
             """)

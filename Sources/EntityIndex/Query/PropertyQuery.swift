@@ -137,7 +137,7 @@ extension EntityStore {
                 sortInfo.append(info)
                 let column = info.isNumeric ? "num" : "text"
                 let value =
-                    "(SELECT p.\(column) FROM property p WHERE p.entity = e.rowid AND p.name = ? ORDER BY p.ord LIMIT 1)"
+                    "(SELECT p.\(column) FROM property p WHERE p.entity = e.rowid AND p.name = \(Self.propertyName) ORDER BY p.ord LIMIT 1)"
                 order.append("\(value) IS NULL, \(value) \(key.descending ? "DESC" : "ASC")")
                 orderArguments += [.text(key.property), .text(key.property)]
             }
@@ -155,7 +155,7 @@ extension EntityStore {
                 let column = sortInfo[0].isNumeric ? "num" : "text"
                 var sql = """
                     SELECT e.type, e.id, e.record FROM property s CROSS JOIN entity e ON e.rowid = s.entity
-                    WHERE s.name = ? AND s.\(column) IS NOT NULL AND s.ord = 0 AND \(request.typeCondition.sql)
+                    WHERE s.name = \(Self.propertyName) AND s.\(column) IS NOT NULL AND s.ord = 0 AND \(request.typeCondition.sql)
                         AND e.expires_at > ?
                     """
                 var arguments: [SQLValue] =
@@ -338,7 +338,7 @@ extension EntityStore {
                 throw invalid("the value must be a string, number or boolean, got \(value.typeName)")
             }
         }
-        let base = "SELECT p.entity FROM property p WHERE p.name = ?"
+        let base = "SELECT p.entity FROM property p WHERE p.name = \(Self.propertyName)"
         var args: [SQLValue] = [.text(name)]
         var condition: String
         var negate = false
@@ -385,7 +385,8 @@ extension EntityStore {
             return SQLFragment(sql: "e.rowid IN (\(base) AND \(condition))", arguments: args)
         case (.collect, true):
             return SQLFragment(
-                sql: "e.rowid IN (\(base) AND p.kind != 'null') AND e.rowid NOT IN (\(base) AND \(condition))",
+                sql:
+                    "e.rowid IN (\(base) AND p.kind != \(PropertyKind.sql("null"))) AND e.rowid NOT IN (\(base) AND \(condition))",
                 arguments: [.text(name)] + args)
         case (.lookup, false):
             return SQLFragment(sql: "EXISTS (\(base) AND p.entity = e.rowid AND \(condition))", arguments: args)
@@ -394,7 +395,7 @@ extension EntityStore {
         case (.lookup, true):
             return SQLFragment(
                 sql:
-                    "EXISTS (\(base) AND p.entity = e.rowid AND p.kind != 'null') AND NOT EXISTS (\(base) AND p.entity = e.rowid AND \(condition))",
+                    "EXISTS (\(base) AND p.entity = e.rowid AND p.kind != \(PropertyKind.sql("null"))) AND NOT EXISTS (\(base) AND p.entity = e.rowid AND \(condition))",
                 arguments: [.text(name)] + args)
         }
     }

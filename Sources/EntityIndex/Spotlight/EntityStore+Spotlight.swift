@@ -114,7 +114,12 @@ extension EntityStore {
     /// modifiers (`SpotlightTranslator.spec`); `spotlight_record(record, key, spec)`: whether a value of the
     /// attribute `key` of a stored record (`entity.record`) does; and `spotlight_scanned(text)`, always true, which
     /// counts text a scan reads. Each charges the query's `SpotlightBudget`. Compiled patterns are kept for the
-    /// connection's life (a few at a time).
+    /// connection's life (a few at a time). What a lookup of the entity's `spotlight_key` rows would tell (there is
+    /// no index by entity) is asked of the record instead, charging nothing, as that lookup did not:
+    /// `spotlight_has(source, key, low, high)` (the title for `title`, else the stored record) whether a value of
+    /// the attribute has a head from `low` to `high`; `spotlight_names(record)` whether it has synonyms or keywords;
+    /// `spotlight_record_held(record, key, spec)` is `spotlight_record` for a record that has a value of the
+    /// attribute, false without charging for one that has none.
     func defineSpotlightMatch() throws {
         final class Cache { var matchers: [String: SpotlightMatcher] = [:] }
         let cache = Cache(), budget = spotlightBudget, dictionaries = db.recordDictionaries
@@ -133,20 +138,46 @@ extension EntityStore {
             try budget.charge(cost)
             return matched
         }
-        try db.definePredicate("spotlight_record", arity: 3) { arguments throws(PredicateFailure) in
-            guard let matcher = matcher(arguments[2]), let text = StoredRecord.decode(arguments[0], dictionaries) else {
-                return false
-            }
-            try budget.charge(text.count)
-            guard case .object(let record)? = try? JSONParser().parse(text) else { return false }
+        // Whether a value of the attribute of a stored record matches, charging the record's text; with
+        // `unlessNone`, a record without a value of the attribute is not charged (as when the entity's keys told).
+        func recordMatches(_ arguments: [UnsafeBufferPointer<UInt8>], unlessNone: Bool) throws(PredicateFailure)
+            -> Bool
+        {
+            let key = String(decoding: arguments[1], as: UTF8.self)
+            guard let matcher = matcher(arguments[2]),
+                let (values, textBytes) = SpotlightValues.values(stored: arguments[0], keys: [key], dictionaries)
+            else { return false }
+            if unlessNone && values.isEmpty { return false }
+            try budget.charge(textBytes)
             var cost = 0
-            for value in SpotlightValues.values(record, key: String(decoding: arguments[1], as: UTF8.self)) {
+            for value in values {
                 let matched = matcher.matches(value, cost: &cost)
                 try budget.charge(cost)
                 cost = 0
                 if matched { return true }
             }
             return false
+        }
+        try db.definePredicate("spotlight_record", arity: 3) { arguments throws(PredicateFailure) in
+            try recordMatches(arguments, unlessNone: false)
+        }
+        try db.definePredicate("spotlight_record_held", arity: 3) { arguments throws(PredicateFailure) in
+            try recordMatches(arguments, unlessNone: true)
+        }
+        try db.definePredicate("spotlight_has", arity: 4) { arguments in
+            let key = String(decoding: arguments[1], as: UTF8.self)
+            guard let low = Int64(String(decoding: arguments[2], as: UTF8.self)),
+                let high = Int64(String(decoding: arguments[3], as: UTF8.self)),
+                let values = key == "title"
+                    ? [String(decoding: arguments[0], as: UTF8.self)]
+                    : SpotlightValues.values(stored: arguments[0], keys: [key], dictionaries)?.values
+            else { return false }
+            if low == .min && high == .max { return !values.isEmpty }
+            return values.contains { (low...high).contains(SpotlightKey(attr: key, value: $0).head) }
+        }
+        try db.definePredicate("spotlight_names", arity: 1) { arguments in
+            !(SpotlightValues.values(stored: arguments[0], keys: ["synonyms", "keywords"], dictionaries)?.values.isEmpty
+                ?? true)
         }
         try db.definePredicate("spotlight_scanned", arity: 1) { arguments throws(PredicateFailure) in
             try budget.charge(arguments[0].count)

@@ -94,10 +94,9 @@ extension EntityStore {
             let statement = try db.prepare(sql)
             try statement.bind(arguments)
             rows: while try statement.step() {
-                let record = statement.record(1)
-                let values =
-                    [statement.text(0)] + SpotlightValues.values(record, key: "synonyms")
-                    + SpotlightValues.values(record, key: "keywords")
+                let held = SpotlightValues.values(
+                    stored: statement.borrowedBytes(1), keys: ["synonyms", "keywords"], db.recordDictionaries)
+                let values = [statement.text(0)] + (held?.values ?? [])
                 for value in values {
                     let fold = SpotlightFold.key(value)
                     guard keep(fold) else { continue }
@@ -133,15 +132,12 @@ extension EntityStore {
             // Names that hold the typed text after their start: the title is checked on the entity; synonyms and
             // keywords on the record, of the entities that have one.
             let spec = SQLValue.text("3:" + SpotlightPattern([.wildcard, .literal(key), .wildcard]).description)
-            let names =
-                "EXISTS (SELECT 1 FROM spotlight_key k WHERE k.entity = e.rowid AND k.attr IN (\(attributes)) AND k.attr != ?)"
-            let title = try spotlightAttributeID("title") ?? 0
             let inner = try read(
                 """
                 SELECT e.title, e.record FROM entity e WHERE e.hidden = 0 AND e.expires_at > ?
-                AND (spotlight_match(e.title, ?) OR \(names))
+                AND (spotlight_match(e.title, ?) OR spotlight_names(e.record))
                 """,
-                [.integer(now), spec] + ids.map { .integer($0) } + [.integer(title)],
+                [.integer(now), spec],
                 keep: { fold in
                     guard let found = SpotlightMatcher.find(typed, in: Array(fold.utf8), from: 0, to: fold.utf8.count)
                     else { return false }

@@ -29,6 +29,22 @@ enum SpotlightValues {
         return result
     }
 
+    /// The values of attributes of a stored record (the bytes of `entity.record`), their members alone parsed, and
+    /// the length of the record's JSON text; nil when the stored value cannot be read.
+    static func values(stored: UnsafeBufferPointer<UInt8>, keys: [String], _ dictionaries: RecordDictionaries)
+        -> (values: [String], textBytes: Int)?
+    {
+        guard let text = StoredRecord.decode(stored, dictionaries) else { return nil }
+        let properties = Set(keys.filter { $0.hasPrefix("@") }.map { String($0.dropFirst()) })
+        let members = Set(keys.map { $0.hasPrefix("@") ? "properties" : $0 })
+        let selected = JSONText(writerOutput: text).selectingMembers { name in
+            guard members.contains(name) else { return .drop }
+            return name == "properties" ? .select { properties.contains($0) } : .keep
+        }
+        guard let object = selected.flatMap({ JSONValue.encoded($0).object }) else { return nil }
+        return (keys.flatMap { values(object, key: $0) }, text.count)
+    }
+
     private static func strings(_ value: JSONValue?) -> [String] {
         switch value {
         case .string(let s)?: return [s]
@@ -88,8 +104,10 @@ struct SpotlightKey: Hashable, Sendable {
 }
 
 extension EntityStore {
-    /// Bump when what `spotlight_key` holds changes: opening a database filled by another version refills it.
-    static let spotlightKeyVersion = 1
+    /// Bump when what `spotlight_key` holds changes: opening a database filled by another version, or with another
+    /// ICU (which folds the values), refills it, so that the keys re-derived from a record are the ones it wrote.
+    static let spotlightKeyVersion = 2
+    static var spotlightKeyMeta: String { "\(spotlightKeyVersion) icu \(TextAnalyzer.icuVersion)" }
 
     /// The id of an attribute key in `spotlight_attr`; nil when no value ever had it (unless `create`).
     func spotlightAttributeID(_ key: String, create: Bool = false) throws -> Int64? {
@@ -102,28 +120,59 @@ extension EntityStore {
         return db.lastInsertRowID
     }
 
-    /// Writes an entity's `spotlight_key` rows (its old ones deleted first when replacing).
-    func writeSpotlightKeys(rowid: Int64, keys: [SpotlightKey], replacing: Bool) throws {
-        if replacing { try db.run("DELETE FROM spotlight_key WHERE entity = ?", [.integer(rowid)]) }
-        let insert = try db.cached("INSERT OR IGNORE INTO spotlight_key(attr, head, hash, entity) VALUES (?, ?, ?, ?)")
-        var ids: [String: Int64] = [:]
+    /// The rows of `spotlight_key` (without the entity) of keys: attribute names are looked up as bytes, as the
+    /// queries look them up; a key of an attribute `spotlight_attr` does not hold has no row (unless `create`).
+    private func spotlightRows(_ keys: [SpotlightKey], create: Bool) throws -> [SpotlightRow] {
+        var ids: [[UInt8]: Int64?] = [:]
+        var rows: [SpotlightRow] = []
         for key in keys {
-            let id: Int64
-            if let known = ids[key.attr] {
+            let bytes = Array(key.attr.utf8)
+            let id: Int64?
+            if let known = ids[bytes] {
                 id = known
             } else {
-                id = try spotlightAttributeID(key.attr, create: true)!
-                ids[key.attr] = id
+                id = try spotlightAttributeID(key.attr, create: create)
+                ids[bytes] = id
             }
-            try insert.bind([.integer(id), .integer(key.head), .integer(key.hash), .integer(rowid)])
+            if let id { rows.append(SpotlightRow(attr: id, head: key.head, hash: key.hash)) }
+        }
+        return rows
+    }
+
+    /// Writes an entity's `spotlight_key` rows. When it replaces a record, `old` holds that record's keys
+    /// (re-derived from its stored record): the rows of those the new record does not have are deleted, the
+    /// others kept. There is no index by entity: rows are only ever found by their whole key.
+    func writeSpotlightKeys(rowid: Int64, keys: [SpotlightKey], replacing old: [SpotlightKey] = []) throws {
+        let rows = try spotlightRows(keys, create: true), written = try spotlightRows(old, create: false)
+        let kept = Set(rows), had = Set(written)
+        try deleteSpotlightRows(rowid: rowid, written.filter { !kept.contains($0) })
+        let insert = try db.cached("INSERT OR IGNORE INTO spotlight_key(attr, head, hash, entity) VALUES (?, ?, ?, ?)")
+        for row in rows where !had.contains(row) {
+            try insert.bind([.integer(row.attr), .integer(row.head), .integer(row.hash), .integer(rowid)])
             while try insert.step() {}
         }
     }
 
-    /// Fills `spotlight_key` from the stored records when it was filled by another version (or not at all), once
-    /// when the database is opened; the version is read again under the write lock, so that only one process fills.
+    /// Deletes the `spotlight_key` rows an entity's record wrote (`keys`, re-derived from its stored record).
+    func deleteSpotlightKeys(rowid: Int64, _ keys: [SpotlightKey]) throws {
+        try deleteSpotlightRows(rowid: rowid, try spotlightRows(keys, create: false))
+    }
+
+    private func deleteSpotlightRows(rowid: Int64, _ rows: [SpotlightRow]) throws {
+        guard !rows.isEmpty else { return }
+        let delete = try db.cached(
+            "DELETE FROM spotlight_key WHERE attr = ? AND head = ? AND hash = ? AND entity = ?")
+        for row in rows {
+            try delete.bind([.integer(row.attr), .integer(row.head), .integer(row.hash), .integer(rowid)])
+            while try delete.step() {}
+        }
+    }
+
+    /// Fills `spotlight_key` from the stored records when it was filled by another version or ICU (or not at all),
+    /// once when the database is opened; the version is read again under the write lock, so that only one process
+    /// fills.
     func prepareSpotlightKeys() throws {
-        let current = String(Self.spotlightKeyVersion)
+        let current = Self.spotlightKeyMeta
         guard try meta("spotlight_key_version") != current else { return }
         try db.transaction(.immediate) {
             guard try meta("spotlight_key_version") != current else { return }
@@ -133,12 +182,19 @@ extension EntityStore {
             while try read.step() {
                 rows.append((read.int(0), SpotlightKey.keys(of: read.record(1))))
                 if rows.count == 1024 {
-                    for (rowid, keys) in rows { try writeSpotlightKeys(rowid: rowid, keys: keys, replacing: false) }
+                    for (rowid, keys) in rows { try writeSpotlightKeys(rowid: rowid, keys: keys) }
                     rows.removeAll()
                 }
             }
-            for (rowid, keys) in rows { try writeSpotlightKeys(rowid: rowid, keys: keys, replacing: false) }
+            for (rowid, keys) in rows { try writeSpotlightKeys(rowid: rowid, keys: keys) }
             try setMeta("spotlight_key_version", current)
         }
     }
+}
+
+/// A row of `spotlight_key` without its entity.
+private struct SpotlightRow: Hashable {
+    var attr: Int64
+    var head: Int64
+    var hash: Int64
 }

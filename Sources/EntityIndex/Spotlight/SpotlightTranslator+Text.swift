@@ -20,16 +20,32 @@ extension SpotlightTranslator {
                 ? SQLFragment(sql: "spotlight_match(\(alias).title, ?)", arguments: [spec])
                 : SQLFragment(sql: "spotlight_record(\(alias).record, ?, ?)", arguments: [.text(key), spec])
         }
+        // Whether the entity (`alias`) has a value of the attribute with a head in `heads` (nil: any value).
+        func has(_ alias: String, _ heads: ClosedRange<Int64>? = nil) -> SQLFragment {
+            let heads = heads ?? Int64.min...Int64.max
+            return SQLFragment(
+                sql: "spotlight_has(\(alias).\(key == "title" ? "title" : "record"), ?, ?, ?)",
+                arguments: [.text(key), .integer(heads.lowerBound), .integer(heads.upperBound)])
+        }
         let positive: SQLFragment
         switch Self.candidates(pattern, m) {
-        case .keys(let condition, let arguments, let checked):
+        case .keys(let heads, let hash, let checked):
             if perEntity {
-                var f = SQLFragment(
-                    sql: "EXISTS (SELECT 1 FROM spotlight_key k WHERE k.entity = e.rowid AND k.attr = ?\(condition))",
-                    arguments: [.integer(attr)] + arguments)
+                // `spotlight_key` has no index by entity: an equality is a lookup of the whole key, a range of heads
+                // is asked of the entity's values.
+                var f: SQLFragment
+                if let hash, let heads {
+                    f = SQLFragment(
+                        sql:
+                            "EXISTS (SELECT 1 FROM spotlight_key k WHERE k.attr = ? AND k.head = ? AND k.hash = ? AND k.entity = e.rowid)",
+                        arguments: [.integer(attr), .integer(heads.lowerBound), .integer(hash)])
+                } else {
+                    f = has("e", heads)
+                }
                 if checked { f = f.and(check("e")) }
                 positive = f
             } else {
+                let (condition, arguments) = Self.keyCondition(heads, hash)
                 let verify = checked ? check("v") : SQLFragment(sql: "1", arguments: [])
                 positive = SQLFragment(
                     sql:
@@ -67,11 +83,11 @@ extension SpotlightTranslator {
                     arguments: verify.arguments)
             } else if column != nil {
                 // Every entity with the attribute, in the entities' order, checked on its record.
-                let verify = check("v")
+                let verify = SQLFragment(
+                    sql: "spotlight_record_held(v.record, ?, ?)", arguments: [.text(key), spec])
                 positive = SQLFragment(
-                    sql:
-                        "e.rowid IN (SELECT v.rowid AS entity FROM entity v WHERE EXISTS (SELECT 1 FROM spotlight_key h WHERE h.entity = v.rowid AND h.attr = ?) AND \(verify.sql))",
-                    arguments: [.integer(attr)] + verify.arguments)
+                    sql: "e.rowid IN (SELECT v.rowid AS entity FROM entity v WHERE \(verify.sql))",
+                    arguments: verify.arguments)
             } else {
                 let verify = check("v")
                 positive = SQLFragment(
@@ -81,11 +97,9 @@ extension SpotlightTranslator {
             }
         }
         guard p.op == .notEqual else { return positive }
-        // The entity has the attribute, and none of its values matches.
-        let has = SQLFragment(
-            sql: "EXISTS (SELECT 1 FROM spotlight_key h WHERE h.entity = e.rowid AND h.attr = ?)",
-            arguments: [.integer(attr)])
-        return has.and(SQLFragment(sql: "NOT (\(positive.sql))", arguments: positive.arguments))
+        // The entity has the attribute (every entity has a title), and none of its values matches.
+        let negative = SQLFragment(sql: "NOT (\(positive.sql))", arguments: positive.arguments)
+        return key == "title" ? negative : has("e").and(negative)
     }
 
     /// The entities the full-text index finds for `match` whose stored value passes `verify` (on `v`), in the
@@ -116,9 +130,9 @@ extension SpotlightTranslator {
     }
 
     enum Candidates: Equatable {
-        /// Rows of `spotlight_key` of the attribute under a condition on head and hash; `checked`: each needs the
-        /// check on the value (only `"*"` does not).
-        case keys(condition: String, arguments: [SQLValue], checked: Bool)
+        /// Rows of `spotlight_key` of the attribute with a head in `heads` (nil: any) and, for an equality, this
+        /// hash; `checked`: each needs the check on the value (only `"*"` does not).
+        case keys(heads: ClosedRange<Int64>?, hash: Int64?, checked: Bool)
         /// Documents the full-text index finds for these terms in the attribute's column.
         case fullText(String)
         /// Every value of the attribute; for a search text column, only those holding this run.
@@ -132,24 +146,27 @@ extension SpotlightTranslator {
         if m.contains(.words) { return .scan(run: longestASCIIRun(pattern)) }
         if let literal = pattern.literal {
             let fold = Array(SpotlightFold.key(literal).utf8)
-            return .keys(
-                condition: " AND k.head = ? AND k.hash = ?",
-                arguments: [.integer(SpotlightKey.head(fold)), .integer(SpotlightKey.hash(fold))], checked: true)
+            let head = SpotlightKey.head(fold)
+            return .keys(heads: head...head, hash: SpotlightKey.hash(fold), checked: true)
         }
         if case .literal(let start)? = pattern.parts.first {
             let fold = Array(SpotlightFold.key(start).utf8)
             if fold.count >= 8 {
-                return .keys(
-                    condition: " AND k.head = ?", arguments: [.integer(SpotlightKey.head(fold))], checked: true)
+                let head = SpotlightKey.head(fold)
+                return .keys(heads: head...head, hash: nil, checked: true)
             }
-            let heads = SpotlightKey.heads(startingWith: fold)
-            return .keys(
-                condition: " AND k.head BETWEEN ? AND ?",
-                arguments: [.integer(heads.lowerBound), .integer(heads.upperBound)],
-                checked: true)
+            return .keys(heads: SpotlightKey.heads(startingWith: fold), hash: nil, checked: true)
         }
-        if pattern.parts == [.wildcard] { return .keys(condition: "", arguments: [], checked: false) }
+        if pattern.parts == [.wildcard] { return .keys(heads: nil, hash: nil, checked: false) }
         return .scan(run: longestASCIIRun(pattern))
+    }
+
+    /// The condition on `spotlight_key k` of a `keys` candidate set, after its attribute.
+    static func keyCondition(_ heads: ClosedRange<Int64>?, _ hash: Int64?) -> (String, [SQLValue]) {
+        guard let heads else { return ("", []) }
+        if let hash { return (" AND k.head = ? AND k.hash = ?", [.integer(heads.lowerBound), .integer(hash)]) }
+        if heads.lowerBound == heads.upperBound { return (" AND k.head = ?", [.integer(heads.lowerBound)]) }
+        return (" AND k.head BETWEEN ? AND ?", [.integer(heads.lowerBound), .integer(heads.upperBound)])
     }
 
     /// The `search` column that holds an attribute's normalized text (nil for a property, which a declaration may

@@ -243,24 +243,24 @@ struct SpotlightTranslator {
         let owner = perEntity ? "entity = e.rowid AND " : "", num = perEntity ? "+num" : "num"
         if let numbers = comparison(p, date: false) {
             selects.append(
-                "SELECT entity FROM property WHERE \(owner)name = ? AND num IS NOT NULL AND \(num) \(op) AND kind IN ('number', 'boolean')"
+                "SELECT entity FROM property WHERE \(owner)name = \(EntityStore.propertyName) AND num IS NOT NULL AND \(num) \(op) AND kind IN (\(PropertyKind.sql("number", "boolean")))"
             )
             arguments += [.text(name)] + numbers.map { .real($0) }
-            kinds += ["'number'", "'boolean'"]
+            kinds += ["number", "boolean"]
         }
         if let dates = comparison(p, date: true) {
             selects.append(
-                "SELECT entity FROM property WHERE \(owner)name = ? AND num IS NOT NULL AND \(num) \(op) AND kind = 'date'"
+                "SELECT entity FROM property WHERE \(owner)name = \(EntityStore.propertyName) AND num IS NOT NULL AND \(num) \(op) AND kind = \(PropertyKind.sql("date"))"
             )
             arguments += [.text(name)] + dates.map { .real($0) }
-            kinds.append("'date'")
+            kinds.append("date")
         }
         guard !selects.isEmpty else { return Self.nothing }
         let matching = selects.joined(separator: " UNION ALL ")
         if p.op == .notEqual {
             return SQLFragment(
                 sql:
-                    "EXISTS (SELECT 1 FROM property h WHERE h.entity = e.rowid AND h.name = ? AND h.kind IN (\(kinds.joined(separator: ", ")))) AND e.rowid NOT IN (\(matching))",
+                    "EXISTS (SELECT 1 FROM property h WHERE h.entity = e.rowid AND h.name = \(EntityStore.propertyName) AND h.kind IN (\(kinds.map { String(PropertyKind.code($0)) }.joined(separator: ", ")))) AND e.rowid NOT IN (\(matching))",
                 arguments: [.text(name)] + arguments)
         }
         return SQLFragment(sql: perEntity ? "EXISTS (\(matching))" : "e.rowid IN (\(matching))", arguments: arguments)

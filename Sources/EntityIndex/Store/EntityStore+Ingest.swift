@@ -240,9 +240,9 @@ public final class Ingestion {
         ]
         if let rowid {
             // The old entries go first, with the text re-derived from the record they were made from.
-            let old = try db.rows("SELECT record FROM entity WHERE rowid = ?", [.integer(rowid)]) { $0.record(0) }
+            let old = try db.rows("SELECT record FROM entity WHERE rowid = ?", [.integer(rowid)]) { $0.record(0) }.first
             let declarations = (writerPreparer ?? preparer).declarations(for: record.type)
-            try store.deleteIndexEntry(rowid: rowid, old.first.flatMap { store.previousDocument($0, declarations) })
+            try store.deleteIndexEntry(rowid: rowid, old.flatMap { store.previousDocument($0, declarations) })
             try db.run(
                 """
                 UPDATE entity SET id_key = ?, title = ?, record = ?, domain = ?, hidden = ?, ranking_hint = ?, priority = ?,
@@ -251,8 +251,9 @@ public final class Ingestion {
             try store.writeSearchDocument(derived.document, rowid: rowid, newTerms: newTerms(derived))
             try store.writeProperties(
                 rowid: rowid, type: record.type, rows: derived.properties, replacing: true, kinds: &kinds)
-            try store.writeSpotlightKeys(rowid: rowid, keys: derived.spotlight, replacing: true)
-            try writeRelations(rowid: rowid, record.related, replacing: true)
+            try store.writeSpotlightKeys(
+                rowid: rowid, keys: derived.spotlight, replacing: old.map(SpotlightKey.keys(of:)) ?? [])
+            try store.writeRelations(rowid: rowid, record.related, replacing: old.map(EntityRecord.related(of:)) ?? [])
             counts.updated += 1
         } else {
             try db.run(
@@ -264,8 +265,8 @@ public final class Ingestion {
             try store.writeSearchDocument(derived.document, rowid: newRowid, newTerms: newTerms(derived))
             try store.writeProperties(
                 rowid: newRowid, type: record.type, rows: derived.properties, replacing: false, kinds: &kinds)
-            try store.writeSpotlightKeys(rowid: newRowid, keys: derived.spotlight, replacing: false)
-            try writeRelations(rowid: newRowid, record.related, replacing: false)
+            try store.writeSpotlightKeys(rowid: newRowid, keys: derived.spotlight)
+            try store.writeRelations(rowid: newRowid, record.related)
             counts.inserted += 1
         }
     }
@@ -273,15 +274,6 @@ public final class Ingestion {
     /// The words of a document not yet put in `vocabulary` by this ingest.
     private func newTerms(_ derived: PreparedRecord.Derived) -> [String] {
         derived.termsAreNew ? derived.terms : derived.terms.filter { knownTerms.insert($0).inserted }
-    }
-
-    private func writeRelations(rowid: Int64, _ related: [EntityKey], replacing: Bool) throws {
-        if replacing { try store.db.run("DELETE FROM relation WHERE entity = ?", [.integer(rowid)]) }
-        for (ord, key) in related.enumerated() {
-            try store.db.run(
-                "INSERT INTO relation(entity, ord, type, id) VALUES (?, ?, ?, ?)",
-                [.integer(rowid), .integer(Int64(ord)), .text(key.type), .text(key.id)])
-        }
     }
 }
 
@@ -317,7 +309,9 @@ extension EntityStore {
     /// reports it unchanged instead of inserting it again; a later write purges it. Until then `stats` counts it.
     func purgeExpired() throws {
         let expired = "e.expires_at <= ? AND e.ingested_at < ?"
-        guard try deleteIndexEntries(where: expired, [.integer(now), .integer(now)]) > 0 else { return }
+        guard try deleteIndexEntries(where: expired, [.integer(now), .integer(now)], deletingEntities: true) > 0 else {
+            return
+        }
         try db.run(
             "DELETE FROM entity WHERE rowid IN (SELECT e.rowid FROM entity e WHERE \(expired))",
             [.integer(now), .integer(now)])

@@ -46,10 +46,20 @@ extension EntityStore {
         // ingest twice as slow.
         let insert = try db.cached(
             "INSERT INTO property(entity, name, ord, multi, kind, num, text) VALUES (?, ?, ?, ?, ?, ?, ?)")
+        // Names are interned as bytes, as `property_name` compares them.
+        var names: [[UInt8]: Int64] = [:]
         for row in rows {
+            let bytes = Array(row.name.utf8)
+            let name: Int64
+            if let known = names[bytes] {
+                name = known
+            } else {
+                name = try propertyNameID(row.name)
+                names[bytes] = name
+            }
             try insert.bind([
-                .integer(rowid), .text(row.name), .integer(Int64(row.ord)), SQLValue(row.multi), .text(row.kind),
-                SQLValue(row.num), SQLValue(row.text),
+                .integer(rowid), .integer(name), .integer(Int64(row.ord)), SQLValue(row.multi),
+                .integer(PropertyKind.code(row.kind)), SQLValue(row.num), SQLValue(row.text),
             ])
             while try insert.step() {}
             if kinds.insert(PropertyKindKey(type: type, name: row.name, kind: row.kind, multi: row.multi)).inserted {
@@ -59,6 +69,20 @@ extension EntityStore {
             }
         }
     }
+
+    /// The id of a property name in `property_name`, added when new.
+    private func propertyNameID(_ name: String) throws -> Int64 {
+        let select = try db.cached("SELECT id FROM property_name WHERE name = ?")
+        try select.bind([.text(name)])
+        defer { select.reset() }
+        if try select.step() { return select.int(0) }
+        try db.run("INSERT INTO property_name(name) VALUES (?)", [.text(name)])
+        return db.lastInsertRowID
+    }
+
+    /// `property.name` for a name bound after it: its id, looked up once per statement (NULL, which matches
+    /// nothing, for a name no value ever had).
+    static let propertyName = "(SELECT id FROM property_name WHERE name = ?)"
 
     /// How one property value is stored: its kind, numeric form and comparable text.
     static func propertyRow(_ value: JSONValue, declared: PropertyDeclaration.Kind?) -> (String, Double?, String?) {
@@ -80,4 +104,15 @@ struct PropertyKindKey: Hashable {
     var name: String
     var kind: String
     var multi: Bool
+}
+
+/// How `property.kind` stores the kind of a value (schema/016): the commonest kinds take the codes SQLite stores in
+/// no bytes. `property_kind` keeps the names.
+enum PropertyKind {
+    static let codes: [String: Int64] = ["string": 0, "number": 1, "boolean": 2, "date": 3, "null": 4]
+
+    static func code(_ kind: String) -> Int64 { codes[kind] ?? codes["null"]! }
+
+    /// The codes of kinds, as a list for SQL (`kind IN (…)`).
+    static func sql(_ kinds: String...) -> String { kinds.map { String(code($0)) }.joined(separator: ", ") }
 }

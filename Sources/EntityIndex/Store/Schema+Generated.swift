@@ -384,6 +384,83 @@ UPDATE meta SET value = '0' WHERE key = 'text_version';
 -- one lookup that every document of the full-text index is visible, and count its matches from the index alone.
 CREATE INDEX entity_hidden ON entity(rowid) WHERE hidden != 0;
 """#),
+        .init(version: 14, name: "relation_by_target", sql: #"""
+-- entityidx schema 14: relations kept once, by the entity listed. `relation` held every `related` entry keyed by
+-- (entity, ord), and `relation_target` a second copy keyed by (type, id): 21.2 MB for Debian's package list. The
+-- entities a record lists, in its order, are read from the stored record; only the other direction (who lists this
+-- entity) needs an index: one row per listed entity and entity that lists it, keyed by the listed type (interned in
+-- `entity_type`, 7 bytes less a row for Debian's `package`) and id (10.1 MB with the type as text, 7.8 MB interned).
+-- A repeated entry is one row. Rows are written from a record's `related` and deleted by their key, re-derived from
+-- the stored record they were written from (no foreign key: its cascade would need an index on `entity`).
+CREATE TABLE entity_type(
+    id   INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE
+);
+ALTER TABLE relation RENAME TO relation_013;
+CREATE TABLE relation(
+    type   INTEGER NOT NULL,               -- the listed entity's type (entity_type.id)
+    id     TEXT NOT NULL,                  -- the listed entity's id
+    entity INTEGER NOT NULL,               -- the entity whose record lists it (entity.rowid)
+    PRIMARY KEY(type, id, entity)
+) WITHOUT ROWID;
+INSERT INTO entity_type(name) SELECT DISTINCT type FROM relation_013 ORDER BY type;
+INSERT OR IGNORE INTO relation(type, id, entity)
+    SELECT t.id, r.id, r.entity FROM relation_013 r JOIN entity_type t ON t.name = r.type ORDER BY 1, 2, 3;
+DROP TABLE relation_013;
+"""#),
+        .init(version: 15, name: "spotlight_key_by_key", sql: #"""
+-- entityidx schema 15: `spotlight_key` without its index by entity (25 to 27 MB for Debian's package list, as much as
+-- the table) and without the foreign key whose cascade needed it. An entity's rows are deleted by their whole key
+-- (attribute, head, hash, entity), re-derived from the stored record they were written from, as the full-text
+-- entries are; the queries that asked whether an entity has a value of an attribute, or one with a key in a range,
+-- ask its stored record (or title) instead (`spotlight_has`), and an equality per entity is a lookup of the whole
+-- key. The keys are refilled from the records when the database is next opened (`spotlight_key_version` now also
+-- names the ICU that folded the values, so that a delete re-derives the keys that were written).
+DROP TABLE spotlight_key;
+CREATE TABLE spotlight_key(
+    attr   INTEGER NOT NULL,               -- spotlight_attr.id
+    head   INTEGER NOT NULL,               -- the folded value's first 8 bytes, big-endian, sign bit flipped
+    hash   INTEGER NOT NULL,               -- a 64-bit hash of the whole folded value (0 when it is 8 bytes or fewer)
+    entity INTEGER NOT NULL,               -- entity.rowid
+    PRIMARY KEY(attr, head, hash, entity)
+) WITHOUT ROWID;
+DELETE FROM meta WHERE key = 'spotlight_key_version';
+"""#),
+        .init(version: 16, name: "property_interned", sql: #"""
+-- entityidx schema 16: `property` with its names and kinds as small integers. Each of its rows, and each row of
+-- its two value indexes, held the property's name as text (and the table its kind: `string`, `number`, …); Debian's
+-- package list has 9 property names over 619,000 values. Names are interned in `property_name` (never removed, like
+-- `vocabulary`), and a query looks its name up there once (`name = (SELECT id FROM property_name WHERE name = ?)`);
+-- kinds are codes, the commonest in no bytes at all: 0 string, 1 number, 2 boolean, 3 date, 4 null
+-- (`PropertyKind`). Both value indexes stay: `property_num` serves numeric filters, sorts and Core Spotlight
+-- ranges, `property_text` text filters and sorts. `property_kind` (a few rows a type) keeps its text.
+CREATE TABLE property_name(
+    id   INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE
+);
+INSERT INTO property_name(name) SELECT DISTINCT name FROM property ORDER BY name;
+DROP INDEX property_num;
+DROP INDEX property_text;
+ALTER TABLE property RENAME TO property_015;
+CREATE TABLE property(
+    entity INTEGER NOT NULL REFERENCES entity(rowid) ON DELETE CASCADE,
+    name   INTEGER NOT NULL,               -- property_name.id
+    ord    INTEGER NOT NULL,               -- the element's index in an array, else 0
+    multi  INTEGER NOT NULL,               -- 1 when the value is an array
+    kind   INTEGER NOT NULL,               -- 0 string, 1 number, 2 boolean, 3 date, 4 null
+    num    REAL,                           -- numbers, booleans (0/1) and dates (ms)
+    text   TEXT,                           -- strings, normalized like search text
+    PRIMARY KEY(entity, name, ord)
+) WITHOUT ROWID;
+INSERT INTO property(entity, name, ord, multi, kind, num, text)
+    SELECT p.entity, n.id, p.ord, p.multi,
+        CASE p.kind WHEN 'string' THEN 0 WHEN 'number' THEN 1 WHEN 'boolean' THEN 2 WHEN 'date' THEN 3 ELSE 4 END,
+        p.num, p.text
+    FROM property_015 p JOIN property_name n ON n.name = p.name ORDER BY p.entity, n.id, p.ord;
+DROP TABLE property_015;
+CREATE INDEX property_num ON property(name, num) WHERE num IS NOT NULL;
+CREATE INDEX property_text ON property(name, text) WHERE text IS NOT NULL;
+"""#),
         .init(version: 17, name: "record_dictionary", sql: #"""
 -- entityidx schema 17: stored records compressed with a dictionary. Records of one application share most of their
 -- bytes (member names, types, enumerations), which one record of a kilobyte cannot exploit alone; a zstd dictionary

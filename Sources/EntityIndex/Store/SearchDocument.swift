@@ -167,10 +167,14 @@ extension EntityStore {
         }
     }
 
-    /// Deletes the FTS entries of the entities that `condition` (on `entity e`) selects, before they are deleted:
-    /// their text is re-derived from their records. Returns how many entities were selected.
+    /// Deletes the FTS entries of the entities that `condition` (on `entity e`) selects, before they are deleted or
+    /// derived again: their text is re-derived from their records. `deletingEntities`: they are about to be
+    /// deleted, and the `relation` and `spotlight_key` rows their records wrote go too (found by their keys,
+    /// re-derived the same way). Returns how many entities were selected.
     @discardableResult
-    func deleteIndexEntries(where condition: String, _ arguments: [SQLValue]) throws -> Int {
+    func deleteIndexEntries(where condition: String, _ arguments: [SQLValue], deletingEntities: Bool = false) throws
+        -> Int
+    {
         let rows = try db.rows("SELECT e.rowid, e.type, e.record FROM entity e WHERE \(condition)", arguments) {
             ($0.int(0), $0.text(1), $0.record(2))
         }
@@ -178,6 +182,10 @@ extension EntityStore {
         let declarations = try allDeclarations(type: nil)
         for (rowid, type, object) in rows {
             try deleteIndexEntry(rowid: rowid, previousDocument(object, declarations[type] ?? [:]))
+            if deletingEntities {
+                try deleteRelations(rowid: rowid, EntityRecord.related(of: object))
+                try deleteSpotlightKeys(rowid: rowid, SpotlightKey.keys(of: object))
+            }
         }
         return rows.count
     }
