@@ -1,6 +1,6 @@
 set terminal pngcairo size 1000,760
 set output 'docs/real-short.png'
-set multiplot layout 2,1 title 'Debian packages (63694, no long descriptions): entityidx beside raw FTS5 with bm25 and tantivy'
+set multiplot layout 2,1 title 'Debian packages (63697, no long descriptions): entityidx beside raw FTS5 with bm25 and tantivy'
 set style data histogram
 set style histogram cluster gap 1
 set style fill solid 0.8 border -1

@@ -1,6 +1,6 @@
 set terminal pngcairo size 1000,760
 set output 'docs/real.png'
-set multiplot layout 2,1 title 'Debian packages (63694): entityidx beside raw FTS5 with bm25 and tantivy'
+set multiplot layout 2,1 title 'Debian packages (63697): entityidx beside raw FTS5 with bm25 and tantivy'
 set style data histogram
 set style histogram cluster gap 1
 set style fill solid 0.8 border -1
