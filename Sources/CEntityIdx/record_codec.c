@@ -124,3 +124,13 @@ long eidx_zstd_decompress(const void *dictionary, const uint8_t *input, size_t l
     size_t n = ZSTD_decompress_usingDDict(decompressor, output, capacity, input, length, d->decompress);
     return ZSTD_isError(n) ? -1 : (long)n;
 }
+
+void eidx_record_codec_thread_end(void) {
+    ZSTD_freeCCtx(compressor);
+    ZSTD_freeDCtx(decompressor);
+    compressor = NULL;
+    decompressor = NULL;
+    if (deflater_ready) deflateEnd(&deflater);
+    if (inflater_ready) inflateEnd(&inflater);
+    deflater_ready = inflater_ready = 0;
+}

@@ -61,6 +61,9 @@ int eidx_zstd_frame(const uint8_t *input, size_t length, uint64_t *content_size,
 long eidx_zstd_decompress(const void *dictionary, const uint8_t *input, size_t length, uint8_t *output,
                           size_t capacity);
 
+/* Frees the calling thread's record compression and decompression contexts (zstd and zlib), when it ends. */
+void eidx_record_codec_thread_end(void);
+
 /* ---- ICU text analysis ----------------------------------------------------------------------------------- */
 
 /* A token found in a text: where it was in the input (UTF-8 byte offsets) and where its normalized form is in the

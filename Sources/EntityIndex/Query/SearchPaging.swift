@@ -118,9 +118,9 @@ extension EntityStore {
         // total is known to be beyond it.
         func countTitlesFirst(_ table: String, _ expression: String) throws -> Int {
             guard table == "search" else { return try count(table, expression) }
-            var titleQuery = query
-            titleQuery.terms = query.terms.map(\.forTitles)
-            let titles = try count("search_title", Self.candidateMatch(titleQuery, phase)?.expression ?? expression)
+            // (With the completions a prefix lists, not the bare prefix `forTitles` reads: that one also matches
+            // terms with digits, which the search does not take for the prefix, and would count them.)
+            let titles = try count("search_title", expression)
             return titles >= bound ? titles : try count("search", expression)
         }
         guard let (table, expression) = Self.candidateMatch(query, phase) else { return 0 }

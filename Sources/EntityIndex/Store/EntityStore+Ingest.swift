@@ -88,6 +88,9 @@ public final class Ingestion {
             holdsIndexRows = true
         }
         reindexPending = try store.db.scalar("SELECT EXISTS (SELECT 1 FROM reindex_outstanding)")?.int == 1
+        // The dictionary records are compressed with was read before the lock: stored again if a rollback since
+        // (an aborted batch that trained it) took it away.
+        if let dictionary = preparer.dictionary { try store.db.recordDictionaries.add(dictionary, now: store.now) }
         if try store.allDeclarations() != preparer.declarations {
             declarationsChanged = true
             writerPreparer = RecordPreparer(declarations: try store.allDeclarations(), dictionary: preparer.dictionary)

@@ -59,8 +59,8 @@ extension Ingestion {
 
     /// The reading side. It owns its source once started.
     ///
-    /// When the database has no record dictionary yet, the first records (up to `RecordDictionary.maximumSamples`
-    /// or `maximumSampleBytes`) are held while they are prepared, a dictionary is trained on their text, and they
+    /// When the database has no record dictionary yet, the first records (up to `RecordDictionary.maximumSamples`,
+    /// valid or not, or `maximumSampleBytes` of valid ones) are held while they are prepared, a dictionary is trained on their text, and they
     /// are compressed with it before they are handed over: about 0.1 to 0.5 s once, for records half the size of
     /// deflate's. Too few records train none (they are deflated as before).
     final class Producer: @unchecked Sendable {
@@ -137,7 +137,10 @@ extension Ingestion {
 
         func run() {
             stored = databasePath.flatMap { try? Connection(path: $0, mode: .readOnly) }
-            defer { stored = nil }
+            defer {
+                stored = nil
+                StoredRecord.releaseThreadCodecs()
+            }
             var chunk = Chunk()
             isTraining = preparer.dictionary == nil
             preparer.defersCompression = true
@@ -151,8 +154,9 @@ extension Ingestion {
                         samples.append(stored.text)
                         sampleBytes += stored.text.count
                     }
+                    // Invalid records count too, so that an input of bad records is not held whole.
                     guard
-                        samples.count >= RecordDictionary.maximumSamples
+                        held.count >= RecordDictionary.maximumSamples
                             || sampleBytes >= RecordDictionary.maximumSampleBytes
                     else { return true }
                     return train(bytesRead: bytesRead)

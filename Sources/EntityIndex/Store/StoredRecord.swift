@@ -82,7 +82,8 @@ struct StoredRecord: Sendable {
         if first == dictionaryMarker {
             let frame = UnsafeBufferPointer(rebasing: bytes[1...])
             var size: UInt64 = 0, id: UInt32 = 0
-            guard eidx_zstd_frame(frame.baseAddress, frame.count, &size, &id) == 0, size <= UInt64(Int32.max),
+            guard eidx_zstd_frame(frame.baseAddress, frame.count, &size, &id) == 0,
+                size <= UInt64(RecordLimits.maxRecordBytes),
                 let dictionary = dictionaries.dictionary(id)
             else { return nil }
             let n = Int(size)
@@ -114,6 +115,12 @@ extension StoredRecord {
         let frame = UnsafeBufferPointer(rebasing: bytes[1...])
         return eidx_zstd_frame(frame.baseAddress, frame.count, &size, &id) == 0 && id == dictionary.id
     }
+}
+
+extension StoredRecord {
+    /// Frees the calling thread's compression and decompression contexts (a thread that ends: the reading thread
+    /// of an ingest), which would otherwise stay allocated until the process ends.
+    static func releaseThreadCodecs() { eidx_record_codec_thread_end() }
 }
 
 /// A dictionary of stored records (a row of `record_dictionary`), ready to compress and decompress with.
