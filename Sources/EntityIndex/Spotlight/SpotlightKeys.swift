@@ -122,17 +122,18 @@ extension EntityStore {
 
     /// The rows of `spotlight_key` (without the entity) of keys: attribute names are looked up as bytes, as the
     /// queries look them up; a key of an attribute `spotlight_attr` does not hold has no row (unless `create`).
-    private func spotlightRows(_ keys: [SpotlightKey], create: Bool) throws -> [SpotlightRow] {
-        var ids: [[UInt8]: Int64?] = [:]
+    private func spotlightRows(_ keys: [SpotlightKey], create: Bool, _ interned: InternedIDs) throws
+        -> [SpotlightRow]
+    {
+        var missing = Set<[UInt8]>()
         var rows: [SpotlightRow] = []
         for key in keys {
             let bytes = Array(key.attr.utf8)
-            let id: Int64?
-            if let known = ids[bytes] {
-                id = known
-            } else {
+            var id = interned.spotlightAttributes[bytes]
+            if id == nil && !missing.contains(bytes) {
+                // An attribute the table does not hold is not remembered: a later record may add it.
                 id = try spotlightAttributeID(key.attr, create: create)
-                ids[bytes] = id
+                if let id { interned.spotlightAttributes[bytes] = id } else { missing.insert(bytes) }
             }
             if let id { rows.append(SpotlightRow(attr: id, head: key.head, hash: key.hash)) }
         }
@@ -142,8 +143,11 @@ extension EntityStore {
     /// Writes an entity's `spotlight_key` rows. When it replaces a record, `old` holds that record's keys
     /// (re-derived from its stored record): the rows of those the new record does not have are deleted, the
     /// others kept. There is no index by entity: rows are only ever found by their whole key.
-    func writeSpotlightKeys(rowid: Int64, keys: [SpotlightKey], replacing old: [SpotlightKey] = []) throws {
-        let rows = try spotlightRows(keys, create: true), written = try spotlightRows(old, create: false)
+    func writeSpotlightKeys(
+        rowid: Int64, keys: [SpotlightKey], replacing old: [SpotlightKey] = [], interned: InternedIDs = InternedIDs()
+    ) throws {
+        let rows = try spotlightRows(keys, create: true, interned)
+        let written = try spotlightRows(old, create: false, interned)
         let kept = Set(rows), had = Set(written)
         try deleteSpotlightRows(rowid: rowid, written.filter { !kept.contains($0) })
         let insert = try db.cached("INSERT OR IGNORE INTO spotlight_key(attr, head, hash, entity) VALUES (?, ?, ?, ?)")
@@ -155,7 +159,7 @@ extension EntityStore {
 
     /// Deletes the `spotlight_key` rows an entity's record wrote (`keys`, re-derived from its stored record).
     func deleteSpotlightKeys(rowid: Int64, _ keys: [SpotlightKey]) throws {
-        try deleteSpotlightRows(rowid: rowid, try spotlightRows(keys, create: false))
+        try deleteSpotlightRows(rowid: rowid, try spotlightRows(keys, create: false, InternedIDs()))
     }
 
     private func deleteSpotlightRows(rowid: Int64, _ rows: [SpotlightRow]) throws {
@@ -177,16 +181,17 @@ extension EntityStore {
         try db.transaction(.immediate) {
             guard try meta("spotlight_key_version") != current else { return }
             try db.run("DELETE FROM spotlight_key")
+            let interned = InternedIDs()
             let read = try db.prepare("SELECT rowid, record FROM entity")
             var rows: [(Int64, [SpotlightKey])] = []
             while try read.step() {
                 rows.append((read.int(0), SpotlightKey.keys(of: read.record(1))))
                 if rows.count == 1024 {
-                    for (rowid, keys) in rows { try writeSpotlightKeys(rowid: rowid, keys: keys) }
+                    for (rowid, keys) in rows { try writeSpotlightKeys(rowid: rowid, keys: keys, interned: interned) }
                     rows.removeAll()
                 }
             }
-            for (rowid, keys) in rows { try writeSpotlightKeys(rowid: rowid, keys: keys) }
+            for (rowid, keys) in rows { try writeSpotlightKeys(rowid: rowid, keys: keys, interned: interned) }
             try setMeta("spotlight_key_version", current)
         }
     }

@@ -38,6 +38,8 @@ public final class Ingestion {
     /// Prepares records against the declarations as they stand when the ingest starts.
     public let preparer: RecordPreparer
     private var kinds = Set<PropertyKindKey>()
+    /// The interned names this ingest read or made (it rolls back with them, so it lives as long as the transaction).
+    private let interned = InternedIDs()
     /// Words this ingest put in `vocabulary` (it rolls back with them, so it lives as long as the transaction).
     private var knownTerms = Set<String>()
     /// Whether any reindex request waits for entities (if not, ingest skips settling them).
@@ -253,10 +255,13 @@ public final class Ingestion {
                 """, values + [.integer(rowid)])
             try store.writeSearchDocument(derived.document, rowid: rowid, newTerms: newTerms(derived))
             try store.writeProperties(
-                rowid: rowid, type: record.type, rows: derived.properties, replacing: true, kinds: &kinds)
+                rowid: rowid, type: record.type, rows: derived.properties, replacing: true, kinds: &kinds,
+                interned: interned)
             try store.writeSpotlightKeys(
-                rowid: rowid, keys: derived.spotlight, replacing: old.map(SpotlightKey.keys(of:)) ?? [])
-            try store.writeRelations(rowid: rowid, record.related, replacing: old.map(EntityRecord.related(of:)) ?? [])
+                rowid: rowid, keys: derived.spotlight, replacing: old.map(SpotlightKey.keys(of:)) ?? [],
+                interned: interned)
+            try store.writeRelations(
+                rowid: rowid, record.related, replacing: old.map(EntityRecord.related(of:)) ?? [], interned: interned)
             counts.updated += 1
         } else {
             try db.run(
@@ -267,9 +272,10 @@ public final class Ingestion {
             let newRowid = db.lastInsertRowID
             try store.writeSearchDocument(derived.document, rowid: newRowid, newTerms: newTerms(derived))
             try store.writeProperties(
-                rowid: newRowid, type: record.type, rows: derived.properties, replacing: false, kinds: &kinds)
-            try store.writeSpotlightKeys(rowid: newRowid, keys: derived.spotlight)
-            try store.writeRelations(rowid: newRowid, record.related)
+                rowid: newRowid, type: record.type, rows: derived.properties, replacing: false, kinds: &kinds,
+                interned: interned)
+            try store.writeSpotlightKeys(rowid: newRowid, keys: derived.spotlight, interned: interned)
+            try store.writeRelations(rowid: newRowid, record.related, interned: interned)
             counts.inserted += 1
         }
     }

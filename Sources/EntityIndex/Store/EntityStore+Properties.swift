@@ -38,7 +38,8 @@ extension EntityStore {
     ///
     /// `kinds` remembers which rows of `property_kind` this transaction already wrote.
     func writeProperties(
-        rowid: Int64, type: String, rows: [PropertyRow], replacing: Bool, kinds: inout Set<PropertyKindKey>
+        rowid: Int64, type: String, rows: [PropertyRow], replacing: Bool, kinds: inout Set<PropertyKindKey>,
+        interned: InternedIDs = InternedIDs()
     ) throws {
         if replacing { try db.run("DELETE FROM property WHERE entity = ?", [.integer(rowid)]) }
         // One row per statement, on purpose: a statement writing several rows runs in a statement transaction, and
@@ -47,15 +48,14 @@ extension EntityStore {
         let insert = try db.cached(
             "INSERT INTO property(entity, name, ord, multi, kind, num, text) VALUES (?, ?, ?, ?, ?, ?, ?)")
         // Names are interned as bytes, as `property_name` compares them.
-        var names: [[UInt8]: Int64] = [:]
         for row in rows {
             let bytes = Array(row.name.utf8)
             let name: Int64
-            if let known = names[bytes] {
+            if let known = interned.properties[bytes] {
                 name = known
             } else {
                 name = try propertyNameID(row.name)
-                names[bytes] = name
+                interned.properties[bytes] = name
             }
             try insert.bind([
                 .integer(rowid), .integer(name), .integer(Int64(row.ord)), SQLValue(row.multi),
@@ -115,4 +115,13 @@ enum PropertyKind {
 
     /// The codes of kinds, as a list for SQL (`kind IN (…)`).
     static func sql(_ kinds: String...) -> String { kinds.map { String(code($0)) }.joined(separator: ", ") }
+}
+
+/// The ids of interned names (`property_name`, `spotlight_attr`, `entity_type`) that one write transaction read or made, by the
+/// name's bytes: held by what owns the transaction (an ingest, a rebuild), so that a rollback takes them with it,
+/// and a record's names are not looked up again for every record (two statements a name).
+final class InternedIDs {
+    var properties: [[UInt8]: Int64] = [:]
+    var spotlightAttributes: [[UInt8]: Int64] = [:]
+    var entityTypes: [[UInt8]: Int64] = [:]
 }

@@ -90,19 +90,21 @@ extension EntityStore {
 
     /// Writes the `relation` rows of the entities a record lists. When it replaces a record, `old` is what that one
     /// listed (re-derived from its stored record): the rows of those it no longer lists are deleted, the others kept.
-    func writeRelations(rowid: Int64, _ related: [EntityKey], replacing old: [EntityKey] = []) throws {
+    func writeRelations(
+        rowid: Int64, _ related: [EntityKey], replacing old: [EntityKey] = [], interned: InternedIDs = InternedIDs()
+    ) throws {
         // Ids are compared as bytes, as `relation` compares them (types are ASCII).
         let listed = Set(related.map(RelationTarget.init)), written = Set(old.map(RelationTarget.init))
         try deleteRelations(rowid: rowid, old.filter { !listed.contains(RelationTarget($0)) })
         let insert = try db.cached("INSERT OR IGNORE INTO relation(type, id, entity) VALUES (?, ?, ?)")
-        var types: [String: Int64] = [:]
         for key in related where !written.contains(RelationTarget(key)) {
             let type: Int64
-            if let known = types[key.type] {
+            let name = Array(key.type.utf8)
+            if let known = interned.entityTypes[name] {
                 type = known
             } else {
                 type = try entityTypeID(key.type, create: true)!
-                types[key.type] = type
+                interned.entityTypes[name] = type
             }
             try insert.bind([.integer(type), .text(key.id), .integer(rowid)])
             while try insert.step() {}

@@ -288,6 +288,7 @@ public final class EntityStore {
         _ rows: [(Int64, JSONObject)], _ preparer: RecordPreparer, _ kinds: inout Set<PropertyKindKey>,
         _ knownTerms: inout Set<String>
     ) throws {
+        let interned = InternedIDs()
         for (rowid, object) in rows {
             guard case .success(let record) = RecordValidator.validate(.object(object), position: 0) else { continue }
             let derived = preparer.derive(record)
@@ -296,7 +297,8 @@ public final class EntityStore {
             try writeSearchDocument(
                 derived.document, rowid: rowid, newTerms: derived.terms.filter { knownTerms.insert($0).inserted })
             try writeProperties(
-                rowid: rowid, type: record.type, rows: derived.properties, replacing: true, kinds: &kinds)
+                rowid: rowid, type: record.type, rows: derived.properties, replacing: true, kinds: &kinds,
+                interned: interned)
         }
     }
 }
