@@ -12,8 +12,7 @@ extension TypoTolerance {
         let query: [Unicode.Scalar]
         let budget: Int
         let prefix: Bool
-        let words: UnsafeBufferPointer<UInt8>
-        let starts: UnsafeBufferPointer<Int32>
+        let words: VocabularyCopy.Words
         var seeks = 0
         var found: [String: Int] = [:]
         /// The prefix being visited.
@@ -21,63 +20,29 @@ extension TypoTolerance {
         /// The rows of the table, `width` entries each: row `d` is that of the prefix's first `d` scalars.
         private var rows: [Int]
         private let width: Int
-        private var count: Int { starts.count - 1 }
+        private var count: Int { words.count }
 
-        init(
-            query: [Unicode.Scalar], budget: Int, prefix: Bool, words: UnsafeBufferPointer<UInt8>,
-            starts: UnsafeBufferPointer<Int32>
-        ) {
+        init(query: [Unicode.Scalar], budget: Int, prefix: Bool, words: VocabularyCopy.Words) {
             self.query = query
             self.budget = budget
             self.prefix = prefix
             self.words = words
-            self.starts = starts
             width = query.count + 1
             rows = [Int](repeating: 0, count: width * 16)
         }
 
         // MARK: - The vocabulary
 
-        private func word(_ i: Int) -> UnsafeBufferPointer<UInt8> {
-            UnsafeBufferPointer(rebasing: words[Int(starts[i])..<Int(starts[i + 1]) - 1])
-        }
-
-        private static func compare(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
-            let n = min(a.count, b.count)
-            if n > 0 {
-                let order = memcmp(a.baseAddress!, b.baseAddress!, n)
-                if order != 0 { return Int(order) }
-            }
-            return a.count - b.count
-        }
+        private func word(_ i: Int) -> UnsafeBufferPointer<UInt8> { words.word(i) }
 
         /// The index of the first word at or after `key` (strictly after when `strictly`): a seek.
         private mutating func seek(_ key: [UInt8], strictly: Bool = false) -> Int {
             seeks += 1
-            return key.withUnsafeBufferPointer { key in
-                var low = 0, high = count
-                while low < high {
-                    let mid = (low + high) / 2
-                    let order = Self.compare(word(mid), key)
-                    if order < 0 || (strictly && order == 0) { low = mid + 1 } else { high = mid }
-                }
-                return low
-            }
+            return words.firstIndex(atOrAfter: key, strictly: strictly)
         }
 
-        private func starts(_ i: Int, with key: [UInt8]) -> Bool {
-            guard i < count else { return false }
-            let w = word(i)
-            return w.count >= key.count
-                && key.withUnsafeBufferPointer {
-                    key.isEmpty || memcmp(w.baseAddress!, $0.baseAddress!, key.count) == 0
-                }
-        }
-
-        private func equals(_ i: Int, _ key: [UInt8]) -> Bool {
-            guard i < count else { return false }
-            return key.withUnsafeBufferPointer { Self.compare(word(i), $0) == 0 }
-        }
+        private func starts(_ i: Int, with key: [UInt8]) -> Bool { words.word(i, startsWith: key) }
+        private func equals(_ i: Int, _ key: [UInt8]) -> Bool { words.word(i, is: key) }
 
         private mutating func hasWord(startingWith key: [UInt8]) -> Bool { starts(seek(key), with: key) }
         private mutating func contains(_ key: [UInt8]) -> Bool { equals(seek(key), key) }
@@ -199,7 +164,7 @@ extension TypoTolerance {
             if depth >= 2 {
                 // `Vocabulary.words(startingWith:atMost:)`: one seek, then the subtree in one range when it is small.
                 seeks += 1
-                let from = firstIndex(atOrAfter: p)
+                let from = words.firstIndex(atOrAfter: p)
                 var to = from
                 let bound = TypoTolerance.smallSubtree
                 while to < count, to - from <= bound, starts(to, with: p) { to += 1 }
@@ -221,18 +186,6 @@ extension TypoTolerance {
                 let child = p
                 p.removeLast(p.count - length)
                 cursor = seek(Self.upperBound(child))
-            }
-        }
-
-        /// The first word at or after `key`, without counting a seek (the range scan counted one).
-        private func firstIndex(atOrAfter key: [UInt8]) -> Int {
-            key.withUnsafeBufferPointer { key in
-                var low = 0, high = count
-                while low < high {
-                    let mid = (low + high) / 2
-                    if Self.compare(word(mid), key) < 0 { low = mid + 1 } else { high = mid }
-                }
-                return low
             }
         }
 

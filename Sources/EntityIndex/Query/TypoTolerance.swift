@@ -66,9 +66,8 @@ enum TypoTolerance {
     static func variants(of word: String, budget: Int, prefix: Bool, _ vocabulary: Vocabulary) throws -> [TypoVariant] {
         let found: [String: Int]
         if let copy = vocabulary.copy {
-            found = copy.withWords { words, starts in
-                var walk = CopyWalk(
-                    query: Array(word.unicodeScalars), budget: budget, prefix: prefix, words: words, starts: starts)
+            found = copy.withWords { words in
+                var walk = CopyWalk(query: Array(word.unicodeScalars), budget: budget, prefix: prefix, words: words)
                 walk.run()
                 return walk.found
             }

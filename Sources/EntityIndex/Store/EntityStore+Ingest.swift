@@ -218,16 +218,10 @@ public final class Ingestion {
 
         if let rowid, same {
             // A record stored in an older form (as text, deflated, another dictionary) takes the current one; one
-            // in the current form was not compressed again (`Producer.prepare`: its value is null).
-            if stored.value == .null {
-                try db.run(
-                    "UPDATE entity SET ingested_at = ?, expires_at = ? WHERE rowid = ?",
-                    [.integer(now), .integer(expires), .integer(rowid)])
-            } else {
-                try db.run(
-                    "UPDATE entity SET ingested_at = ?, expires_at = ?, record = ? WHERE rowid = ?",
-                    [.integer(now), .integer(expires), stored.value, .integer(rowid)])
-            }
+            // in the current form was not compressed again (`Producer.prepare`: its value is null) and is kept.
+            try db.run(
+                "UPDATE entity SET ingested_at = ?, expires_at = ?, record = coalesce(?, record) WHERE rowid = ?",
+                [.integer(now), .integer(expires), stored.value, .integer(rowid)])
             counts.unchanged += 1
             return
         }

@@ -60,9 +60,9 @@ extension Ingestion {
     /// The reading side. It owns its source once started.
     ///
     /// When the database has no record dictionary yet, the first records (up to `RecordDictionary.maximumSamples`,
-    /// valid or not, or `maximumSampleBytes` of valid ones) are held while they are prepared, a dictionary is trained on their text, and they
-    /// are compressed with it before they are handed over: about 0.1 to 0.5 s once, for records half the size of
-    /// deflate's. Too few records train none (they are deflated as before).
+    /// valid or not, or `maximumSampleBytes` of valid ones) are held while they are prepared, a dictionary is
+    /// trained on their text, and they are compressed with it before they are handed over: about 0.1 to 0.5 s once,
+    /// for records half the size of deflate's. Too few records train none (they are deflated as before).
     final class Producer: @unchecked Sendable {
         enum Source {
             case stream(JSONStreamReader)

@@ -102,9 +102,7 @@ struct StoredRecord: Sendable {
         }
         return written == n ? out : nil
     }
-}
 
-extension StoredRecord {
     /// Whether stored bytes are in the form a record is written in with `dictionary`: a frame of that dictionary;
     /// without one, text or deflate.
     static func isCurrentForm(_ bytes: UnsafeBufferPointer<UInt8>, _ dictionary: RecordDictionary?) -> Bool {
@@ -115,9 +113,7 @@ extension StoredRecord {
         let frame = UnsafeBufferPointer(rebasing: bytes[1...])
         return eidx_zstd_frame(frame.baseAddress, frame.count, &size, &id) == 0 && id == dictionary.id
     }
-}
 
-extension StoredRecord {
     /// Frees the calling thread's compression and decompression contexts (a thread that ends: the reading thread
     /// of an ingest), which would otherwise stay allocated until the process ends.
     static func releaseThreadCodecs() { eidx_record_codec_thread_end() }

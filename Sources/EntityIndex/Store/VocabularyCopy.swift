@@ -44,53 +44,86 @@ final class VocabularyCopy {
 
     var count: Int { starts.count - 1 }
 
-    /// The bytes of word `i` (0 ..< count).
-    func word(_ i: Int) -> ArraySlice<UInt8> { bytes[Int(starts[i])..<Int(starts[i + 1]) - 1] }
+    /// The words in place: the buffer and where each word starts, for reads that copy nothing (the seeks below and
+    /// the typo walk's, `TypoTolerance.CopyWalk`). Valid inside `withWords`.
+    struct Words {
+        let bytes: UnsafeBufferPointer<UInt8>
+        let starts: UnsafeBufferPointer<Int32>
 
-    /// Calls `body` with the buffer of every word and where each starts (see `bytes` and `starts`), for walks that
-    /// read many words without copying them.
-    func withWords<T>(_ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<Int32>) throws -> T) rethrows -> T {
-        try bytes.withUnsafeBufferPointer { b in try starts.withUnsafeBufferPointer { s in try body(b, s) } }
+        var count: Int { starts.count - 1 }
+
+        /// The bytes of word `i` (0 ..< count).
+        func word(_ i: Int) -> UnsafeBufferPointer<UInt8> {
+            UnsafeBufferPointer(rebasing: bytes[Int(starts[i])..<Int(starts[i + 1]) - 1])
+        }
+
+        /// The index of the first word at or after `key` (strictly after it when `strictly`), in the table's order.
+        func firstIndex(atOrAfter key: [UInt8], strictly: Bool = false) -> Int {
+            key.withUnsafeBufferPointer { key in
+                var low = 0, high = count
+                while low < high {
+                    let mid = (low + high) / 2
+                    let order = Self.compare(word(mid), key)
+                    if order < 0 || (strictly && order == 0) { low = mid + 1 } else { high = mid }
+                }
+                return low
+            }
+        }
+
+        /// Whether word `i` exists and starts with `key`.
+        func word(_ i: Int, startsWith key: [UInt8]) -> Bool {
+            guard i < count else { return false }
+            let w = word(i)
+            return w.count >= key.count
+                && key.withUnsafeBufferPointer {
+                    key.isEmpty || memcmp(w.baseAddress!, $0.baseAddress!, key.count) == 0
+                }
+        }
+
+        /// Whether word `i` exists and is `key`.
+        func word(_ i: Int, is key: [UInt8]) -> Bool {
+            i < count && key.withUnsafeBufferPointer { Self.compare(word(i), $0) == 0 }
+        }
+
+        /// SQLite's BINARY order: the common length by `memcmp`, then the shorter first.
+        static func compare(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
+            let n = min(a.count, b.count)
+            if n > 0 {
+                let order = memcmp(a.baseAddress!, b.baseAddress!, n)
+                if order != 0 { return Int(order) }
+            }
+            return a.count - b.count
+        }
     }
 
-    /// The index of the first word at or after `key` (strictly after it when `strictly`), in the table's order.
-    func firstIndex(atOrAfter key: [UInt8], strictly: Bool = false) -> Int {
-        var low = 0, high = count
-        while low < high {
-            let mid = (low + high) / 2
-            let order = Self.compare(word(mid), key)
-            if order < 0 || (strictly && order == 0) { low = mid + 1 } else { high = mid }
+    /// Calls `body` with the words in place.
+    func withWords<T>(_ body: (Words) throws -> T) rethrows -> T {
+        try bytes.withUnsafeBufferPointer { b in
+            try starts.withUnsafeBufferPointer { s in try body(Words(bytes: b, starts: s)) }
         }
-        return low
     }
 
     /// The first word at or after `key` (strictly after it when `strictly`), or nil.
     func seek(_ key: [UInt8], strictly: Bool = false) -> String? {
-        let i = firstIndex(atOrAfter: key, strictly: strictly)
-        return i < count ? String(decoding: word(i), as: UTF8.self) : nil
+        withWords { words in
+            let i = words.firstIndex(atOrAfter: key, strictly: strictly)
+            return i < words.count ? String(decoding: words.word(i), as: UTF8.self) : nil
+        }
     }
 
     /// The words from `low` (included) to `high` (excluded), at most `limit`.
     func words(from low: [UInt8], below high: [UInt8], limit: Int) -> [String] {
-        var found: [String] = []
-        var i = firstIndex(atOrAfter: low)
-        while i < count, found.count < limit, Self.compare(word(i), high) < 0 {
-            found.append(String(decoding: word(i), as: UTF8.self))
-            i += 1
-        }
-        return found
-    }
-
-    /// SQLite's BINARY order: the common length by `memcmp`, then the shorter first.
-    private static func compare(_ a: ArraySlice<UInt8>, _ b: [UInt8]) -> Int {
-        let n = min(a.count, b.count)
-        if n > 0 {
-            let order = a.withUnsafeBufferPointer { x in
-                b.withUnsafeBufferPointer { y in memcmp(x.baseAddress!, y.baseAddress!, n) }
+        withWords { words in
+            var found: [String] = []
+            var i = words.firstIndex(atOrAfter: low)
+            high.withUnsafeBufferPointer { high in
+                while i < words.count, found.count < limit, Words.compare(words.word(i), high) < 0 {
+                    found.append(String(decoding: words.word(i), as: UTF8.self))
+                    i += 1
+                }
             }
-            if order != 0 { return Int(order) }
+            return found
         }
-        return a.count - b.count
     }
 
     /// The words that hold `run`, at most `limit` + 1 of them (so that the caller sees there were more).
