@@ -58,7 +58,7 @@ extension TypoTolerance {
         }
 
         /// The scalar that starts at byte `at`, and its length in bytes.
-        private static func decode<C: Collection<UInt8>>(_ bytes: C, at at: C.Index) -> (
+        private static func decode<C: Collection<UInt8>>(_ bytes: C, at: C.Index) -> (
             scalar: Unicode.Scalar, length: Int
         )? where C.Index == Int {
             guard at < bytes.endIndex else { return nil }
