@@ -92,15 +92,18 @@ async function update() {
   try {
     let entities;
     let suggestions = [];
+    let total = "";
     if (query.trim() === "") {
       [{ entities }] = await rpc([["suggest", { limit: 10 }]]);
     } else {
       const explain = $("explain").checked;
+      const matching = $("matching").value;
       const [found, user] = await rpc([
-        ["search", { query, limit: 20, highlight: true, explain }],
+        ["search", { query, limit: 20, highlight: true, explain, matching }],
         ["userQuery", { query, maxItems: 0, maxSuggestions: 5 }],
       ]);
       entities = found.entities;
+      total = `${found.total}${found.totalIsLowerBound ? "+" : ""}`;
       suggestions = user.suggestions;
     }
     if (ticket !== latest) return;
@@ -115,7 +118,8 @@ async function update() {
     }));
     $("status").textContent = query.trim() === ""
       ? "suggested entities (type to search)"
-      : `${entities.length} result${entities.length === 1 ? "" : "s"}`;
+      : `${entities.length} result${entities.length === 1 ? "" : "s"}` +
+        (total !== String(entities.length) ? ` of ${total}` : "");
   } catch (error) {
     if (ticket === latest) $("status").textContent = `error: ${error.message}`;
   }
@@ -147,6 +151,7 @@ async function loadIndex() {
 let timer;
 $("query").addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(update, 60); });
 $("explain").addEventListener("change", update);
+$("matching").addEventListener("change", update);
 $("search-form").addEventListener("submit", (event) => { event.preventDefault(); update(); });
 loadIndex();
 update();

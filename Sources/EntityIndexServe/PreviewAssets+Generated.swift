@@ -20,6 +20,12 @@ extension PreviewAssets {
 <main>
   <form id="search-form" role="search" autocomplete="off">
     <input id="query" type="search" placeholder="Search the index" aria-label="Search the index" autofocus>
+    <label class="toggle" title="How many of the words must match: every one, or fewer when fewer entities match them all (the rarest words kept, or the first ones)">words
+      <select id="matching" aria-label="Words that must match">
+        <option value="all" selected>all</option>
+        <option value="frequency">drop frequent</option>
+        <option value="last">drop last</option>
+      </select></label>
     <label class="toggle"><input id="explain" type="checkbox"> ranking tiers</label>
   </form>
   <ul id="suggestions" aria-label="Suggestions"></ul>
@@ -191,15 +197,18 @@ async function update() {
   try {
     let entities;
     let suggestions = [];
+    let total = "";
     if (query.trim() === "") {
       [{ entities }] = await rpc([["suggest", { limit: 10 }]]);
     } else {
       const explain = $("explain").checked;
+      const matching = $("matching").value;
       const [found, user] = await rpc([
-        ["search", { query, limit: 20, highlight: true, explain }],
+        ["search", { query, limit: 20, highlight: true, explain, matching }],
         ["userQuery", { query, maxItems: 0, maxSuggestions: 5 }],
       ]);
       entities = found.entities;
+      total = `${found.total}${found.totalIsLowerBound ? "+" : ""}`;
       suggestions = user.suggestions;
     }
     if (ticket !== latest) return;
@@ -214,7 +223,8 @@ async function update() {
     }));
     $("status").textContent = query.trim() === ""
       ? "suggested entities (type to search)"
-      : `${entities.length} result${entities.length === 1 ? "" : "s"}`;
+      : `${entities.length} result${entities.length === 1 ? "" : "s"}` +
+        (total !== String(entities.length) ? ` of ${total}` : "");
   } catch (error) {
     if (ticket === latest) $("status").textContent = `error: ${error.message}`;
   }
@@ -246,6 +256,7 @@ async function loadIndex() {
 let timer;
 $("query").addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(update, 60); });
 $("explain").addEventListener("change", update);
+$("matching").addEventListener("change", update);
 $("search-form").addEventListener("submit", (event) => { event.preventDefault(); update(); });
 loadIndex();
 update();

@@ -70,6 +70,14 @@ struct RealRun {
         // Throughput of the query mix, requests written ahead (pipelined) on the pipe and on the connection.
         let mix = queries.flatMap(\.queries)
         let lines = mix.map(searchLine)
+        // The same mix with optional words (`matching: frequency`, `userQuery`'s default): the words as typed first,
+        // then fewer while fewer than the page match them all.
+        let frequencyLines = mix.map { searchLine($0, matching: "frequency") }
+        for line in frequencyLines.prefix(5) { _ = try pipe.call(line) }
+        let frequencyPipe = try Latency(timing: frequencyLines) { _ = try pipe.call($0) }
+        let frequencyInProcess = try Latency(timing: mix) {
+            _ = try store.search(SearchRequest(query: $0, matching: .frequency))
+        }
         let pipeRate = try pipe.throughput(count: lines.count) { lines[$0] }
         let serveRate = try http.throughput(count: lines.count) { lines[$0] }
         let sections = sectionQueries(corpus)
@@ -97,7 +105,8 @@ struct RealRun {
             baselineSeconds: baseSeconds, bytes: ourBytes, baselineBytes: baseBytes,
             peakMemoryMB: Double(peakKiB) / 1024, classes: classes + [all], cuts: cuts, tables: tables,
             baselineTables: baseTables, tantivy: peer,
-            searchRates: (pipe: pipeRate, serve: serveRate, count: lines.count))
+            searchRates: (pipe: pipeRate, serve: serveRate, count: lines.count),
+            frequency: (pipe: frequencyPipe, inProcess: frequencyInProcess))
     }
 
     /// The sections of the property query, one per query.
@@ -106,9 +115,11 @@ struct RealRun {
         return (0..<queriesPerClass).map { sections[($0 * 7) % sections.count] }
     }
 
-    func searchLine(_ q: String) -> String {
+    func searchLine(_ q: String) -> String { searchLine(q, matching: nil) }
+
+    func searchLine(_ q: String, matching: String?) -> String {
         #"{"jsonrpc":"2.0","id":1,"method":"search","params":{"query":"# + JSONWriter.string(.string(q))
-            + #","limit":20}}"#
+            + (matching.map { #","matching":"\#($0)""# } ?? "") + #","limit":20}}"#
     }
 
     /// The property query: packages of one section, largest installed size first (an `eq` filter with a sort).
@@ -147,6 +158,8 @@ struct RealReport {
     var tantivy: PeerReport?
     /// Searches per second of the query mix, written ahead, through the pipe and through `serve`'s `POST /rpc`.
     var searchRates: (pipe: Double, serve: Double, count: Int)? = nil
+    /// The searches of every class again with `matching: frequency`: through the pipe and in process.
+    var frequency: (pipe: Latency, inProcess: Latency)? = nil
 
     /// The variant of the package list: with long descriptions, or the short one alone.
     var withDescriptions: Bool { described > 0 }
@@ -179,6 +192,10 @@ struct RealReport {
             t += "     \(f(c.pipe.p50 / max(c.baseline.p50, 0.0001))) / \(f(c.pipe.p99 / max(c.baseline.p99, 0.0001)))"
             t += "      \(f(c.inProcess.p50, 3)) / \(f(c.inProcess.p99, 3))"
             t += c.tantivy.map { "      \(f($0.p50, 3)) / \(f($0.p99, 3))\n" } ?? "\n"
+        }
+        if let frequency {
+            t +=
+                "  matching frequency \(f(frequency.pipe.p50, 3)) / \(f(frequency.pipe.p99, 3))   in process \(f(frequency.inProcess.p50, 3)) / \(f(frequency.inProcess.p99, 3))   (every search above, optional words)\n"
         }
         t += "through serve     POST /rpc, one keep-alive connection: latency p50 / p99, ms\n"
         for c in classes {

@@ -95,6 +95,12 @@ extension Report {
                     "| \(c.name) | \(f(serve.p50, 3)) | \(f(serve.p99, 3)) | \(f(c.pipe.p50, 3)) | \(f(c.pipe.p99, 3)) "
                 md += "| \(f(serve.p50 / max(c.pipe.p50, 0.0001)))× |\n"
             }
+            if let frequency = r.frequency {
+                md +=
+                    "\nThe same searches with optional words (`matching: frequency`): the pipe p50 / p99 \(f(frequency.pipe.p50, 3)) / "
+                md +=
+                    "\(f(frequency.pipe.p99, 3)) ms, in process \(f(frequency.inProcess.p50, 3)) / \(f(frequency.inProcess.p99, 3)) ms.\n"
+            }
             if let rates = r.searchRates {
                 md +=
                     "\nThroughput of the \(rates.count) searches, written ahead and answered in order: the pipe \(f(rates.pipe, 0)) "

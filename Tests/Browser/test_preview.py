@@ -16,7 +16,7 @@ import unittest
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BINARY = os.path.abspath(os.environ.get("ENTITYIDX_BIN", os.path.join(REPO, ".build", "debug", "entityidx")))
@@ -102,6 +102,19 @@ class PreviewTests(unittest.TestCase):
         self.assertEqual(heads[:6], ["exactId", "insideCode", "typos", "attribute", "bestField", "exactness"])
         self.assertEqual(dict(zip(heads, cells))["exactness"], "startsTyping")
         self.browser.save_screenshot(os.path.join(SHOTS, "preview.png"))
+        # Every word must match by default; with "drop frequent" a word nothing has is left out, and the tiers
+        # say how many words matched.
+        self.type_query("ada lovelace zzzq ")
+        self.wait.until(lambda b: b.find_element(By.ID, "status").text == "0 results")
+        Select(self.browser.find_element(By.ID, "matching")).select_by_value("frequency")
+        self.wait.until(lambda b: self.first_title() == "Ada Lovelace")
+        tiers = self.browser.find_element(By.CSS_SELECTOR, "#results .hit dl.tiers")
+        heads = [dt.text for dt in tiers.find_elements(By.TAG_NAME, "dt")]
+        cells = [dd.text for dd in tiers.find_elements(By.TAG_NAME, "dd")]
+        self.assertEqual(dict(zip(heads, cells))["words"], "2/3")
+        Select(self.browser.find_element(By.ID, "matching")).select_by_value("all")
+        self.type_query("ada lo")
+        self.wait.until(lambda b: self.first_title() == "Ada Lovelace")
         self.browser.execute_script("document.getElementById('lint').scrollIntoView()")
         self.browser.save_screenshot(os.path.join(SHOTS, "preview-lint.png"))
         self.browser.execute_script("window.scrollTo(0, 0)")
