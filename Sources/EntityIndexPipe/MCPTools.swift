@@ -43,6 +43,9 @@ struct MCPTool {
         MCPTool(
             name: "donate_interaction", method: "donate", title: "Donate an interaction", writes: true,
             destructive: false, idempotent: false),
+        MCPTool(
+            name: "declare_type", method: "declare", title: "Declare a type's properties and stemming", writes: true,
+            destructive: false, idempotent: true),
     ]
 
     /// The tools a server offers: those of this binary's methods, writes only when allowed.

@@ -160,6 +160,14 @@ public struct DeclarationsMethod: PipeMethod {
         try store.allDeclarations()
     }
     public static func encode(_ result: [TypeDeclarations]) -> JSONValue {
-        ["types": .object(JSONObject(result.map { ($0.type, .array($0.properties.map(\.json))) }))]
+        let declared = result.filter { !$0.properties.isEmpty }
+        var json = JSONObject([
+            ("types", .object(JSONObject(declared.map { ($0.type, JSONValue.array($0.properties.map(\.json))) })))
+        ])
+        let stemmed = result.filter { $0.stemming != .none }
+        if !stemmed.isEmpty {
+            json["stemming"] = .object(JSONObject(stemmed.map { ($0.type, .string($0.stemming.rawValue)) }))
+        }
+        return .object(json)
     }
 }

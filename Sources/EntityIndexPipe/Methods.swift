@@ -204,12 +204,16 @@ extension ReindexAckRequest: PipeMethod {
 
 extension DeclareRequest: PipeMethod {
     public static let method = Method.declare
-    public static let parameters = ["type", "properties"]
+    public static let parameters = ["type", "properties", "stemming"]
     public init(params p: Params) throws(EntityIndexError) {
-        self.init(type: try p.requiredType(), properties: try p.declarations())
+        let type = try p.requiredType(), stemming = try p.stemming()
+        self.init(type: type, properties: try p.declarations(optional: stemming != nil), stemming: stemming)
     }
     public func validate() throws(EntityIndexError) {
         try check(type: type)
+        if properties.isEmpty && stemming == nil {
+            throw invalid("properties", "must declare at least one property (or give stemming)")
+        }
         for (i, d) in properties.enumerated() {
             if d.name.isEmpty {
                 throw invalid("properties[\(i)]", "must be an object {name, kind, sortable?, indexingKey?}")
@@ -224,7 +228,7 @@ extension DeclareRequest: PipeMethod {
     }
     /// How many properties were declared.
     public func run(on store: EntityStore) throws(EntityIndexError) -> Int {
-        try store.declare(type: type, properties)
+        try store.declare(type: type, properties, stemming: stemming)
         return properties.count
     }
     public static func encode(_ result: Int) -> JSONValue { ["declared": JSONValue(result)] }

@@ -158,6 +158,15 @@ public struct Params {
         return matching
     }
 
+    /// `stemming`: how a type's text matches other forms of its words (`none`, `english`); nil when absent.
+    func stemming() throws(EntityIndexError) -> Stemming? {
+        guard let name = try string("stemming") else { return nil }
+        guard let stemming = Stemming(rawValue: name) else {
+            throw fail("stemming", "must be one of \(Stemming.names), got \"\(name.prefix(40))\"")
+        }
+        return stemming
+    }
+
     func limit(default value: Int) throws(EntityIndexError) -> Int {
         try int("limit", range: 0...EntityStore.maxResults) ?? value
     }
@@ -211,8 +220,12 @@ public struct Params {
     }
 
     /// `properties`: `[{"name": n, "kind": k, "sortable"?: b, "indexingKey"?: s}]`.
-    func declarations() throws(EntityIndexError) -> [PropertyDeclaration] {
-        guard let items = try array("properties") else { throw fail("properties", "is required") }
+    /// `properties`: property declarations; required unless `optional` (then absent is none).
+    func declarations(optional: Bool = false) throws(EntityIndexError) -> [PropertyDeclaration] {
+        guard let items = try array("properties") else {
+            if optional { return [] }
+            throw fail("properties", "is required (or stemming)")
+        }
         var result: [PropertyDeclaration] = []
         for (i, item) in items.enumerated() {
             let name = "properties[\(i)]"

@@ -22,7 +22,8 @@ READ_TOOLS = {"search_entities": "search", "get_entities": "get", "suggest_entit
               "query_entities": "query", "get_related_entities": "related", "complete_word": "complete",
               "spotlight_query": "spotlight", "user_query": "userQuery", "lint_records": "lint", "drill_reindex": "drill",
               "list_declarations": "declarations", "index_stats": "stats"}
-WRITE_TOOLS = {"ingest_records": "ingest", "delete_entities": "delete", "donate_interaction": "donate"}
+WRITE_TOOLS = {"ingest_records": "ingest", "delete_entities": "delete", "donate_interaction": "donate",
+               "declare_type": "declare"}
 # One call of each read tool: (tool, arguments); the pipe gets the same arguments.
 READ_CALLS = [
     ("search_entities", {"query": "1042", "limit": 5}),
@@ -70,6 +71,7 @@ BAD_WRITE_CALLS = [
     (("ingest_records", {"records": [{"type": "order", "id": "9", "title": 7}]}), 'field "title"'),
     (("delete_entities", {"ids": ["1"]}), "type"),
     (("donate_interaction", {"type": "order"}), '"id"'),
+    (("declare_type", {"type": "note", "stemming": "latin"}), "stemming"),
 ]
 
 
@@ -231,12 +233,18 @@ class MCPTests(unittest.TestCase):
             found = await client.call_tool("search_entities", {"query": "roastery"})
             donate = await client.call_tool("donate_interaction", {"type": "note", "id": "n1"})
             invalid = await client.call_tool("ingest_records", {"records": [{"type": "note", "id": "n2"}]})
+            unstemmed = await client.call_tool("search_entities", {"query": "roasteries "})
+            declared = await client.call_tool("declare_type", {"type": "note", "stemming": "english"})
+            stemmed = await client.call_tool("search_entities", {"query": "roasteries "})
+            declarations = await client.call_tool("list_declarations", {})
             deleted = await client.call_tool("delete_entities", {"type": "note"})
-            return names, annotations, ingest, found, donate, invalid, deleted
+            return (names, annotations, ingest, found, donate, invalid, deleted,
+                    (unstemmed, declared, stemmed, declarations))
         for mode in self.MODES:
             db = support.fresh_db()
             shutil.copy(self.db, db)
-            names, annotations, ingest, found, donate, invalid, deleted = self.run_client(mode, writes, "--allow-writes", db=db)
+            names, annotations, ingest, found, donate, invalid, deleted, stemming = self.run_client(
+                mode, writes, "--allow-writes", db=db)
             self.assertEqual(names, list(READ_TOOLS) + list(WRITE_TOOLS))
             self.assertFalse(annotations["delete_entities"].read_only_hint)
             self.assertTrue(annotations["delete_entities"].destructive_hint)
@@ -248,6 +256,11 @@ class MCPTests(unittest.TestCase):
             self.assertEqual(invalid.meta["entityidx/error"]["data"]["code"], "invalid_record")
             self.assertEqual(invalid.meta["entityidx/error"]["data"]["records"][0]["field"], "title")
             self.assertEqual(deleted.structured_content, {"deleted": 1})
+            unstemmed, declared, stemmed, declarations = stemming
+            self.assertEqual(unstemmed.structured_content["entities"], [])
+            self.assertEqual(declared.structured_content, {"declared": 0})
+            self.assertEqual([e["id"] for e in stemmed.structured_content["entities"]], ["n1"])
+            self.assertEqual(declarations.structured_content["stemming"], {"note": "english"})
 
 
 class MCPStdioTests(unittest.TestCase):

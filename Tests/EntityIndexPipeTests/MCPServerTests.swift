@@ -34,7 +34,7 @@ import Testing
             },
             "snake_case verb_noun names")
         let all = names(try server(allowWrites: true))
-        #expect(all == readOnly + ["ingest_records", "delete_entities", "donate_interaction"])
+        #expect(all == readOnly + ["ingest_records", "delete_entities", "donate_interaction", "declare_type"])
     }
 
     @Test func everyToolParameterHasADescription() throws {

@@ -133,9 +133,12 @@ public struct ReindexAckRequest: Sendable, Equatable {
 public struct DeclareRequest: Sendable, Equatable {
     public var type: String
     public var properties: [PropertyDeclaration]
-    public init(type: String, properties: [PropertyDeclaration]) {
+    /// How the type's text matches other forms of its words; nil: as it was.
+    public var stemming: Stemming?
+    public init(type: String, properties: [PropertyDeclaration], stemming: Stemming? = nil) {
         self.type = type
         self.properties = properties
+        self.stemming = stemming
     }
 }
 

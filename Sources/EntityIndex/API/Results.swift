@@ -121,6 +121,8 @@ public struct PendingReindex: Sendable, Equatable {
 public struct TypeDeclarations: Sendable, Equatable {
     public var type: String
     public var properties: [PropertyDeclaration]
+    /// How the type's text matches other forms of its words.
+    public var stemming: Stemming = .none
 }
 
 /// What is in the index, what is hidden, expired or about to expire, and what it runs on.

@@ -28,6 +28,7 @@ extension EntityStore {
         let limit = min(limit, Self.maxResults)
         do {
             var query = SearchQuery(text)
+            if try anyTypeStemmed() { query.addStems() }
             let candidates =
                 query.terms.count > 1
                 ? try termsAmongMatches(&query, last: last, count: limit + Self.extraCompletionTerms)

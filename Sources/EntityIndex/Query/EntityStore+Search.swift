@@ -80,6 +80,7 @@ extension EntityStore {
     {
         let filterSQL = try compileFilters(request.filters, types: request.types, mode: .and)
         try PrefixExpansion.expand(&query.terms, db: db)
+        if try anyTypeStemmed() { query.addStems() }
         var conditions = "e.hidden = 0 AND e.expires_at > ?"
         var arguments: [SQLValue] = [.integer(now)]
         if let types = TypeUnion.condition("e.type", request.types) {
@@ -117,7 +118,10 @@ extension EntityStore {
             ? SearchCursor(offset: window, fingerprint: SearchCursor.fingerprint(request)).text : nil
         // Records are read for the results only, not for every candidate.
         let recordStatement = try db.cached("SELECT record FROM entity WHERE rowid = ?")
-        let highlighter = Highlighter(query: query)
+        var highlighter = Highlighter(query: query)
+        if request.highlight && query.terms.contains(where: { $0.stem != nil }) {
+            highlighter.stemmed = try stemmedTypes()
+        }
         let budget = ResultBudget(limit: maxResultBytes)
         let entities = try ranked.map { c in
             try recordStatement.bind([.integer(c.rowid)])

@@ -7,16 +7,19 @@ import JSON
 /// stop signal ends the work between words.
 struct Highlighter {
     var query: SearchQuery
+    /// The types whose text is stemmed (`Stemming`): a word of theirs is also marked when its stem matched.
+    var stemmed: Set<String> = []
 
     /// About what a span adds to the encoded response besides its field name and text (`{"field":…}`).
     static let spanOverhead = 40
 
     func highlights(_ record: JSONObject, budget: ResultBudget) throws(EntityIndexError) -> [Highlight] {
         var spans: [Highlight] = []
+        let stems = !stemmed.isEmpty && stemmed.contains(record["type"]?.string ?? "")
         // Linear in the text: the UTF-16 offset is carried from one span to the next, not counted from the start.
         func scan(_ field: String, _ text: String) throws(EntityIndexError) {
             let utf8 = Array(text.utf8)
-            let found = try ranges(text, utf8)
+            let found = try ranges(text, utf8, stems: stems)
             guard !found.isEmpty else { return }
             var position = 0
             var units = 0
@@ -74,15 +77,15 @@ struct Highlighter {
     }
 
     /// Byte ranges of `text` (whose UTF-8 bytes are `utf8`) matched by any query term.
-    func ranges(_ text: String, _ utf8: [UInt8]) throws(EntityIndexError) -> [(Int, Int)] {
-        guard utf8.count > Self.pieceBytes else { return try pieceRanges(text) }
+    func ranges(_ text: String, _ utf8: [UInt8], stems: Bool = false) throws(EntityIndexError) -> [(Int, Int)] {
+        guard utf8.count > Self.pieceBytes else { return try pieceRanges(text, stems: stems) }
         var result: [(Int, Int)] = []
         var start = 0
         while start < utf8.count {
             var end = min(start + Self.pieceBytes, utf8.count)
             while end < utf8.count, !Self.isCut(utf8, end) { end += 1 }
             let piece = String(decoding: utf8[start..<end], as: UTF8.self)
-            for (from, to) in try pieceRanges(piece) { result.append((from + start, to + start)) }
+            for (from, to) in try pieceRanges(piece, stems: stems) { result.append((from + start, to + start)) }
             try StopSignal.check("highlighting the results")
             start = end
         }
@@ -90,13 +93,14 @@ struct Highlighter {
     }
 
     /// Byte ranges of `text` matched by any query term, analyzing it whole.
-    private func pieceRanges(_ text: String) throws(EntityIndexError) -> [(Int, Int)] {
+    private func pieceRanges(_ text: String, stems: Bool) throws(EntityIndexError) -> [(Int, Int)] {
         var result: [(Int, Int)] = []
         let utf8 = Array(text.utf8)
         for (n, word) in TextAnalyzer.words(text, document: true).enumerated() {
             if n & 255 == 255 { try StopSignal.check("highlighting the results") }
             var terms: [String] = []
             TextAnalyzer.appendIndexTerms(word, in: utf8, to: &terms)
+            if stems { terms += Stemming.stemTerms(terms) }
             guard TermList.with(terms, { list in query.terms.contains { $0.match(list) != nil } }) else { continue }
             if case .cjk(let chars) = word {
                 // Mark only the characters of the matched CJK words.

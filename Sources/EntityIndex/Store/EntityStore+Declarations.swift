@@ -1,8 +1,11 @@
 import SQLite
 
 extension EntityStore {
-    /// Declares property types for an entity type, and reindexes its entities so that the declaration applies.
-    public func declare(type: String, _ properties: [PropertyDeclaration]) throws(EntityIndexError) {
+    /// Declares property types for an entity type, and how its text matches (`stemming`; nil: as it was), and
+    /// reindexes its entities so that the declaration applies.
+    public func declare(type: String, _ properties: [PropertyDeclaration], stemming: Stemming? = nil)
+        throws(EntityIndexError)
+    {
         do {
             try write {
                 // The type's entries go first, with the text the old declarations gave them.
@@ -20,6 +23,16 @@ extension EntityStore {
                         ])
                 }
                 try db.run("DELETE FROM property_kind WHERE type = ?", [.text(type)])
+                switch stemming {
+                case nil: break
+                case .none?: try db.run("DELETE FROM type_setting WHERE type = ?", [.text(type)])
+                case let stemming?:
+                    try db.run(
+                        """
+                        INSERT INTO type_setting(type, stemming) VALUES (?, ?)
+                        ON CONFLICT(type) DO UPDATE SET stemming = excluded.stemming
+                        """, [.text(type), .text(stemming.rawValue)])
+                }
                 try rederive(type: type)
             }
         } catch {
@@ -27,10 +40,11 @@ extension EntityStore {
         }
     }
 
-    /// The declared properties of every type, ordered by type and name.
+    /// The declared properties and text settings of every type, ordered by type and name.
     public func allDeclarations() throws(EntityIndexError) -> [TypeDeclarations] {
         do {
             var result: [TypeDeclarations] = []
+            let stemming = try typeStemming()
             for (type, declaration) in try db.rows(
                 "SELECT type, name, kind, sortable, indexing_key FROM property_decl ORDER BY type, name", [],
                 { s in
@@ -45,12 +59,35 @@ extension EntityStore {
                 if result.last?.type == type {
                     result[result.count - 1].properties.append(declaration)
                 } else {
-                    result.append(TypeDeclarations(type: type, properties: [declaration]))
+                    result.append(
+                        TypeDeclarations(type: type, properties: [declaration], stemming: stemming[type] ?? .none))
                 }
             }
-            return result
+            for (type, stemming) in stemming where !result.contains(where: { $0.type == type }) {
+                result.append(TypeDeclarations(type: type, properties: [], stemming: stemming))
+            }
+            return result.sorted { $0.type.utf8.lexicographicallyPrecedes($1.type.utf8) }
         } catch {
             throw EntityIndexError.wrap(error, doing: "reading declarations")
         }
+    }
+
+    /// The stemming of each type that has one.
+    func typeStemming() throws -> [String: Stemming] {
+        var result: [String: Stemming] = [:]
+        for (type, name) in try db.rows("SELECT type, stemming FROM type_setting", [], { ($0.text(0), $0.text(1)) }) {
+            result[type] = Stemming(rawValue: name) ?? .none
+        }
+        return result
+    }
+
+    /// The types whose text is also indexed by its stems.
+    func stemmedTypes() throws -> Set<String> {
+        Set(try typeStemming().filter { $0.value != .none }.keys)
+    }
+
+    /// Whether any type is stemmed: a search then also looks for its words' stems.
+    func anyTypeStemmed() throws -> Bool {
+        try db.scalar("SELECT EXISTS (SELECT 1 FROM type_setting WHERE stemming <> 'none')")?.int == 1
     }
 }

@@ -61,7 +61,8 @@ public final class Ingestion {
         self.store = store
         self.skipsInvalid = skipsInvalid
         preparer = RecordPreparer(
-            declarations: try store.allDeclarations(), dictionary: try store.db.recordDictionaries.newest())
+            declarations: try store.allDeclarations(), stemmed: try store.stemmedTypes(),
+            dictionary: try store.db.recordDictionaries.newest())
         reindexPending = true
     }
 
@@ -93,9 +94,11 @@ public final class Ingestion {
         // The dictionary records are compressed with was read before the lock: stored again if a rollback since
         // (an aborted batch that trained it) took it away.
         if let dictionary = preparer.dictionary { try store.db.recordDictionaries.add(dictionary, now: store.now) }
-        if try store.allDeclarations() != preparer.declarations {
+        let declarations = try store.allDeclarations(type: nil), stemmed = try store.stemmedTypes()
+        if declarations != preparer.declarations || stemmed != preparer.stemmed {
             declarationsChanged = true
-            writerPreparer = RecordPreparer(declarations: try store.allDeclarations(), dictionary: preparer.dictionary)
+            writerPreparer = RecordPreparer(
+                declarations: declarations, stemmed: stemmed, dictionary: preparer.dictionary)
         }
     }
 
@@ -240,8 +243,11 @@ public final class Ingestion {
         if let rowid {
             // The old entries go first, with the text re-derived from the record they were made from.
             let old = try db.rows("SELECT record FROM entity WHERE rowid = ?", [.integer(rowid)]) { $0.record(0) }.first
-            let declarations = (writerPreparer ?? preparer).declarations(for: record.type)
-            try store.deleteIndexEntry(rowid: rowid, old.flatMap { store.previousDocument($0, declarations) })
+            let current = writerPreparer ?? preparer
+            let declarations = current.declarations(for: record.type)
+            let stemming = current.stemmed.contains(record.type)
+            try store.deleteIndexEntry(
+                rowid: rowid, old.flatMap { store.previousDocument($0, declarations, stemming: stemming) })
             try db.run(
                 """
                 UPDATE entity SET id_key = ?, title = ?, record = ?, domain = ?, hidden = ?, ranking_hint = ?, priority = ?,

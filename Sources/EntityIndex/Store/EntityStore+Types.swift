@@ -8,6 +8,7 @@ extension EntityStore {
         do {
             let sql = """
                 SELECT EXISTS(SELECT 1 FROM entity WHERE type = ?1) OR EXISTS(SELECT 1 FROM property_decl WHERE type = ?1)
+                    OR EXISTS(SELECT 1 FROM type_setting WHERE type = ?1)
                 """
             return try db.scalar(sql, [.text(type)])?.int == 1
         } catch {
@@ -18,7 +19,8 @@ extension EntityStore {
     /// The entity types the index knows, sorted: those of its entities (expired ones included) and those declared.
     public func entityTypes() throws(EntityIndexError) -> [String] {
         do {
-            return try db.rows("SELECT type FROM entity UNION SELECT type FROM property_decl ORDER BY 1") { s in
+            let sql = "SELECT type FROM entity UNION SELECT type FROM property_decl UNION SELECT type FROM type_setting"
+            return try db.rows(sql + " ORDER BY 1") { s in
                 s.text(0)
             }
         } catch {

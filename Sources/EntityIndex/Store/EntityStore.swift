@@ -276,7 +276,7 @@ public final class EntityStore {
             try type.map { t in
                 try db.rows("SELECT rowid, record FROM entity WHERE type = ?", [.text(t)]) { ($0.int(0), $0.record(1)) }
             } ?? db.rows("SELECT rowid, record FROM entity") { ($0.int(0), $0.record(1)) }
-        let preparer = RecordPreparer(declarations: try allDeclarations(type: type))
+        let preparer = RecordPreparer(declarations: try allDeclarations(type: type), stemmed: try stemmedTypes())
         var kinds = Set<PropertyKindKey>()
         var knownTerms = Set<String>()
         try writingIndexRowsInOrder {

@@ -54,13 +54,19 @@ struct PropertyRow: Sendable {
 /// Prepares records against a snapshot of the property declarations (they do not change during an ingest).
 public struct RecordPreparer: Sendable {
     let declarations: [String: [String: PropertyDeclaration]]
+    /// The types whose text is also indexed by its stems (`Stemming`).
+    let stemmed: Set<String>
     /// The dictionary records are compressed with (`StoredRecord`); nil: deflate.
     var dictionary: RecordDictionary?
     /// Whether records are stored as text until a dictionary is trained on them (`Ingestion.Producer`).
     var defersCompression = false
 
-    init(declarations: [String: [String: PropertyDeclaration]], dictionary: RecordDictionary? = nil) {
+    init(
+        declarations: [String: [String: PropertyDeclaration]], stemmed: Set<String>,
+        dictionary: RecordDictionary? = nil
+    ) {
         self.declarations = declarations
+        self.stemmed = stemmed
         self.dictionary = dictionary
     }
 
@@ -97,7 +103,7 @@ public struct RecordPreparer: Sendable {
 
     func derive(_ record: EntityRecord) -> PreparedRecord.Derived {
         let declarations = declarations(for: record.type)
-        let document = SearchDocument(record, declarations: declarations)
+        let document = SearchDocument(record, declarations: declarations, stemming: stemmed.contains(record.type))
         return PreparedRecord.Derived(
             document: document, properties: PropertyRow.rows(of: record, declarations: declarations),
             spotlight: SpotlightKey.keys(of: record.json), terms: document.vocabularyTerms)

@@ -22,7 +22,8 @@ struct SearchDocument {
     /// `DocumentRank.nameKey` of each synonym and keyword, for the "a name equals the query" lookup (`name_key`).
     var nameKeys: [Int64]
 
-    init(_ record: EntityRecord, declarations: [String: PropertyDeclaration]) {
+    /// `stemming`: each column's words are also indexed by their stems (`Stemming`), after the words.
+    init(_ record: EntityRecord, declarations: [String: PropertyDeclaration], stemming: Bool = false) {
         var title = [record.title], names = record.synonyms + record.keywords
         var subtitle = record.subtitle.map { [$0] } ?? [], description = record.description.map { [$0] } ?? []
         var props: [String] = []
@@ -44,7 +45,7 @@ struct SearchDocument {
             let terms = parts.flatMap { TextAnalyzer.indexTerms($0, codes: &found) }
             if keepingCodes { codes += found }
             vocabulary += terms.filter(Self.isVocabularyWord)
-            return terms.joined(separator: " ")
+            return (stemming ? terms + Stemming.stemTerms(terms) : terms).joined(separator: " ")
         }
         columns = [
             text(title, keepingCodes: true), text(names, keepingCodes: true), text(subtitle), text(description),
@@ -179,9 +180,10 @@ extension EntityStore {
             ($0.int(0), $0.text(1), $0.record(2))
         }
         guard !rows.isEmpty else { return 0 }
-        let declarations = try allDeclarations(type: nil)
+        let declarations = try allDeclarations(type: nil), stemmed = try stemmedTypes()
         for (rowid, type, object) in rows {
-            try deleteIndexEntry(rowid: rowid, previousDocument(object, declarations[type] ?? [:]))
+            try deleteIndexEntry(
+                rowid: rowid, previousDocument(object, declarations[type] ?? [:], stemming: stemmed.contains(type)))
             if deletingEntities {
                 try deleteRelations(rowid: rowid, EntityRecord.related(of: object))
                 try deleteSpotlightKeys(rowid: rowid, SpotlightKey.keys(of: object))
@@ -192,9 +194,11 @@ extension EntityStore {
 
     /// The search document a stored record was indexed with, derived again (nil for a record that no longer
     /// validates).
-    func previousDocument(_ object: JSONObject, _ declarations: [String: PropertyDeclaration]) -> SearchDocument? {
+    func previousDocument(_ object: JSONObject, _ declarations: [String: PropertyDeclaration], stemming: Bool)
+        -> SearchDocument?
+    {
         guard case .success(let record) = RecordValidator.validate(.object(object), position: 0) else { return nil }
-        return SearchDocument(record, declarations: declarations)
+        return SearchDocument(record, declarations: declarations, stemming: stemming)
     }
 
     /// Removes every entry of the full-text indexes.

@@ -5,13 +5,19 @@ import EntityIndexPipe
 struct DeclareCommand: Command {
     static let spec = CommandSpec(
         name: "declare", abstract: "Declare property types of an entity type (or list declarations)",
-        usage: "entityidx declare [--type T NAME:KIND[:unsortable][@indexingKey]…] [--json]",
-        options: [("type=", "the entity type to declare properties for")],
+        usage: "entityidx declare [--type T [--stemming english|none] NAME:KIND[:unsortable][@indexingKey]…] [--json]",
+        options: [
+            ("type=", "the entity type to declare properties for"),
+            ("stemming=", "english: the type's text also matches regular English inflections; none: words as written"),
+        ],
         discussion: """
             KIND is string, number, integer, boolean, date or strings. A date declared as such compares
             chronologically even when stored as an ISO string. @indexingKey names the Spotlight attribute the property
             is indexed as (displayName, alternateNames, keywords, contentDescription, … or a custom key), which sets
             its search weight. Example: entityidx declare --type order placedAt:date total:number note:string@contentDescription
+            --stemming english makes the type's text match regular English inflections (candies and candy, boxes and
+            box, running and run; Porter2 rules), off by default; the type's entities are indexed again. Example:
+            entityidx declare --type recipe --stemming english
             Without --type, lists the declarations.
             """)
 
@@ -28,7 +34,17 @@ struct DeclareCommand: Command {
             request = nil
             return
         }
-        guard !arguments.positionals.isEmpty else { throw UsageError("missing NAME:KIND", usage: Self.spec.usage) }
+        var stemming: Stemming?
+        if let name = arguments.value("stemming") {
+            guard let value = Stemming(rawValue: name) else {
+                throw UsageError(
+                    "unknown stemming \"\(name)\" (one of: \(Stemming.names))", usage: Self.spec.usage)
+            }
+            stemming = value
+        }
+        guard !arguments.positionals.isEmpty || stemming != nil else {
+            throw UsageError("missing NAME:KIND (or --stemming)", usage: Self.spec.usage)
+        }
         var properties: [PropertyDeclaration] = []
         for spec in arguments.positionals {
             var text = Substring(spec)
@@ -50,13 +66,14 @@ struct DeclareCommand: Command {
             properties.append(
                 PropertyDeclaration(name: String(parts[0]), kind: kind, sortable: parts.count == 2, indexingKey: key))
         }
-        request = DeclareRequest(type: type, properties: properties)
+        request = DeclareRequest(type: type, properties: properties, stemming: stemming)
     }
 
     func run(_ context: CommandContext) throws -> Int32 {
         guard let request else {
             try context.run(DeclarationsMethod()) { types in
                 for t in types {
+                    if t.stemming != .none { context.print("\(t.type)  stemming \(t.stemming.rawValue)") }
                     for d in t.properties {
                         context.print(
                             "\(t.type).\(d.name)  \(d.kind.rawValue)\(d.sortable ? "" : " unsortable")\(d.indexingKey.map { " @" + $0 } ?? "")"
@@ -66,7 +83,11 @@ struct DeclareCommand: Command {
             }
             return 0
         }
-        try context.run(request) { context.print("declared \(Output.count($0, "property", "properties"))") }
+        try context.run(request) {
+            var line = "declared \(Output.count($0, "property", "properties"))"
+            if let stemming = request.stemming { line += ", stemming \(stemming.rawValue)" }
+            context.print(line)
+        }
         return 0
     }
 }

@@ -28,7 +28,7 @@ _entityidx() {
         --type) COMPREPLY=($(compgen -W "$(_entityidx_types)" -- "$cur")); return ;;
         --direction) COMPREPLY=($(compgen -W "out in both" -- "$cur")); return ;;
         --matching) COMPREPLY=($(compgen -W "all frequency last" -- "$cur")); return ;;
-        --allow-origin|--client-state|--cursor|--domain|--expect-client-state|--fetch|--fields|--filter|--host|--idle-timeout|--limit|--max-body-bytes|--max-connections|--max-items|--max-line-bytes|--max-suggestions|--now|--port|--sort|--within) return ;;
+        --allow-origin|--client-state|--cursor|--domain|--expect-client-state|--fetch|--fields|--filter|--host|--idle-timeout|--limit|--max-body-bytes|--max-connections|--max-items|--max-line-bytes|--max-suggestions|--now|--port|--sort|--stemming|--within) return ;;
     esac
     if [[ -z "$cmd" ]]; then
         COMPREPLY=($(compgen -W "ingest search complete get suggest all query related delete donate reindex state declare stats rebuild lint drill pipe mcp serve spotlight user-query types completions help --db --now --version --help" -- "$cur"))
@@ -48,7 +48,7 @@ _entityidx() {
         donate) opts="--type --db --now --json --help" ;;
         reindex) opts="--type --db --now --json --help" ;;
         state) opts="--db --now --json --help" ;;
-        declare) opts="--type --db --now --json --help" ;;
+        declare) opts="--type --stemming --db --now --json --help" ;;
         stats) opts="--db --now --json --help" ;;
         rebuild) opts="--db --now --json --help" ;;
         lint) opts="--within --strict --db --now --json --help" ;;

@@ -167,6 +167,7 @@ _entityidx() {
                     '*:argument:' ;;
                 declare) _arguments \
                     '--type[the entity type to declare properties for]:type:_entityidx_types' \
+                    '--stemming[english\: the type'\''s text also matches regular English inflections; none\: words as written]:stemming:' \
                     '--db[the database file (default\: $ENTITYIDX_DB, else ./entityidx.sqlite)]:file:_files' \
                     '--now[fix the clock (ISO-8601 with a zone), for reproducible expiry and recency]:now:' \
                     '--json[print the pipe'\''s result object as JSON]' \
@@ -209,7 +210,7 @@ _entityidx() {
                     '--help[show this help]' \
                     '*:argument:' ;;
                 mcp) _arguments \
-                    '--allow-writes[also offer the write tools\: ingest_records, delete_entities, donate_interaction]' \
+                    '--allow-writes[also offer the write tools\: ingest_records, delete_entities, donate_interaction, declare_type]' \
                     '--db[the database file (default\: $ENTITYIDX_DB, else ./entityidx.sqlite)]:file:_files' \
                     '--now[fix the clock (ISO-8601 with a zone), for reproducible expiry and recency]:now:' \
                     '--json[print the pipe'\''s result object as JSON]' \

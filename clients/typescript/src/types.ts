@@ -384,15 +384,22 @@ export interface PropertyDeclaration {
   sortable?: boolean;
   indexingKey?: string;
 }
+/** How a type's text matches other forms of its words: `english` (Porter2 stems), `none` (as written, the default). */
+export type Stemming = "none" | "english";
 export interface DeclareParams {
   type: TypeName;
-  properties: PropertyDeclaration[];
+  /** Required unless `stemming` is given. */
+  properties?: PropertyDeclaration[];
+  /** Left out: the type's stemming stays as it was. */
+  stemming?: Stemming;
 }
 export interface DeclareResult {
   declared: number;
 }
 export interface DeclarationsResult {
   types: Record<string, PropertyDeclaration[]>;
+  /** The types whose text is stemmed, and how (absent when none is). */
+  stemming?: Record<string, Stemming>;
 }
 /** The OpenRPC document (`schema/openrpc.json`). */
 export interface DiscoverResult {
