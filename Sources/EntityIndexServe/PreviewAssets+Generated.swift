@@ -157,7 +157,9 @@ const tierNames = ["exactId", "insideCode", "typos", "attribute", "bestField", "
 /** The result's ranking tiers, as `search --explain` prints them: each name above its value, in tier order. */
 function tiers(explain) {
   const list = element("dl", "tiers");
-  for (const name of tierNames) {
+  // With optional words, how many of the query's words matched comes first; `adjacent` after the exactness it splits.
+  const names = tierNames.flatMap((n) => (n === "exactness" && "adjacent" in explain ? [n, "adjacent"] : [n]));
+  for (const name of "words" in explain ? ["words", ...names] : names) {
     const cell = element("div");
     cell.append(element("dt", "", name), element("dd", "", String(explain[name])));
     list.append(cell);
