@@ -105,6 +105,15 @@ import Testing
                 "nick:string@displayName",
             ]).0 == 0)
         #expect(run(["--db", db, "declare"]).1.contains("note.nick  string @displayName"))
+        // Stemming: alone or with properties, never without --type; `groceries` finds "Grocery" (three edits away)
+        // once the type is stemmed.
+        #expect(run(["--db", db, "search", "groceries "]).1.isEmpty)
+        #expect(run(["--db", db, "declare", "--stemming", "english"]).0 == 64)
+        #expect(run(["--db", db, "declare", "--type", "note", "--stemming", "porter"]).0 == 64)
+        let declared = run(["--db", db, "declare", "--type", "note", "--stemming", "english"])
+        #expect(declared.1 == "declared 0 properties, stemming english\n")
+        #expect(run(["--db", db, "search", "groceries "]).1.contains("note/n1"))
+        #expect(run(["--db", db, "declare"]).1.contains("note  stemming english"))
     }
 
     @Test func progressShowsTheShareAndTheTimeLeftWhenTheSizeIsKnown() {

@@ -86,8 +86,9 @@ extension EntityStore {
         Set(try typeStemming().filter { $0.value != .none }.keys)
     }
 
-    /// Whether any type is stemmed: a search then also looks for its words' stems.
+    /// Whether any type is stemmed: a search then also looks for its words' stems. (Only the stemmers this build
+    /// knows count, as in `stemmedTypes()`.)
     func anyTypeStemmed() throws -> Bool {
-        try db.scalar("SELECT EXISTS (SELECT 1 FROM type_setting WHERE stemming <> 'none')")?.int == 1
+        try db.scalar("SELECT EXISTS (SELECT 1 FROM type_setting WHERE stemming = 'english')")?.int == 1
     }
 }

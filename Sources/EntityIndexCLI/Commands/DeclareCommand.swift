@@ -28,7 +28,7 @@ struct DeclareCommand: Command {
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         guard let type = arguments.value("type") else {
-            guard arguments.positionals.isEmpty else {
+            guard arguments.positionals.isEmpty && arguments.value("stemming") == nil else {
                 throw UsageError("declaring needs --type", usage: Self.spec.usage)
             }
             request = nil
