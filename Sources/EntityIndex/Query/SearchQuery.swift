@@ -161,7 +161,7 @@ struct QueryTerm: Sendable {
     }
 
     private func quote(_ s: String) -> String {
-        "\"" + s.replacingAll("\"", "\"\"") + "\""
+        s.utf8.contains(0x22) ? "\"" + s.replacingAll("\"", "\"\"") + "\"" : "\"" + s + "\""
     }
 
     /// Whether this term matches a column's index terms, and with how many typos: the column matches `expression`.

@@ -14,7 +14,9 @@ import SQLite
 /// an exact id, a title or a synonym equal to the query, every entity so named. Rows are read once per search.
 struct TopK {
     let db: Connection
-    var query: SearchQuery
+    var query: SearchQuery {
+        didSet { everyPhrase = nil }
+    }
     let limit: Int
     /// Conditions on `entity e` (visible, not expired, type, filters).
     let conditions: SQLFragment
@@ -25,6 +27,8 @@ struct TopK {
     private var failing = Set<Int64>()
     /// Documents whose every tier is known (from all their fields), with those tiers.
     private var known: [Int64: Ranker.Ranked] = [:]
+    /// The query's terms with every variant joined by OR, and their phrase map (`positions`), made once per query.
+    private var everyPhrase: (expression: String, map: String)?
     /// Whether `run` read every match without typos (`rankedFewMatches`): then `accepted` holds every entity the
     /// search's words match, and its count is the search's total.
     private(set) var acceptedEveryMatch = false
@@ -419,9 +423,11 @@ struct TopK {
 
     /// How the query's words match one document in every field, with every variant: its phrase positions in
     /// `search` (one document's, by rowid).
-    private func positions(_ docid: Int64) throws -> WordMatch {
-        let expression = query.terms.map { $0.expression() }.joined(separator: " OR ")
-        return try positionCode(docid, expression, map: phraseMap(maxTypos: .max)).map(WordMatch.init(code:))
+    private mutating func positions(_ docid: Int64) throws -> WordMatch {
+        let every =
+            everyPhrase ?? (query.terms.map { $0.expression() }.joined(separator: " OR "), phraseMap(maxTypos: .max))
+        everyPhrase = every
+        return try positionCode(docid, every.expression, map: every.map).map(WordMatch.init(code:))
             ?? .none(terms: query.terms.count)
     }
 
