@@ -89,6 +89,10 @@ extension EntityStore {
     /// Whether any type is stemmed: a search then also looks for its words' stems. (Only the stemmers this build
     /// knows count, as in `stemmedTypes()`.)
     func anyTypeStemmed() throws -> Bool {
-        try db.scalar("SELECT EXISTS (SELECT 1 FROM type_setting WHERE stemming = 'english')")?.int == 1
+        try db.scalar(Self.anyTypeStemmedSQL)?.int == 1
     }
+
+    private static let anyTypeStemmedSQL =
+        "SELECT EXISTS (SELECT 1 FROM type_setting WHERE stemming IN ("
+        + Stemming.allCases.filter { $0 != .none }.map { "'\($0.rawValue)'" }.joined(separator: ", ") + "))"
 }
