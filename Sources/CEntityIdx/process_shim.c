@@ -3,11 +3,13 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static volatile sig_atomic_t stop_signal = 0;
@@ -33,6 +35,51 @@ void eidx_install_stop_signals(void) {
 }
 
 int eidx_stop_signal(void) { return stop_signal; }
+
+/* ---- Request budgets ------------------------------------------------------------------------------------- */
+
+struct eidx_budget {
+    double deadline; /* monotonic seconds; 0: none */
+    _Atomic int cancelled;
+};
+
+static _Thread_local eidx_budget *current_budget;
+
+static double monotonic_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+eidx_budget *eidx_budget_new(double seconds) {
+    eidx_budget *budget = calloc(1, sizeof *budget);
+    if (!budget) return NULL;
+    budget->deadline = seconds > 0 ? monotonic_now() + seconds : 0;
+    atomic_init(&budget->cancelled, 0);
+    return budget;
+}
+
+void eidx_budget_free(eidx_budget *budget) { free(budget); }
+
+void eidx_budget_cancel(eidx_budget *budget) { atomic_store(&budget->cancelled, 1); }
+
+eidx_budget *eidx_budget_enter(eidx_budget *budget) {
+    eidx_budget *previous = current_budget;
+    current_budget = budget;
+    return previous;
+}
+
+int eidx_budget_state(const eidx_budget *budget) {
+    if (atomic_load((_Atomic int *)&budget->cancelled)) return EIDX_STOP_CANCELLED;
+    if (budget->deadline > 0 && monotonic_now() > budget->deadline) return EIDX_STOP_DEADLINE;
+    return EIDX_STOP_NONE;
+}
+
+int eidx_should_stop(void) {
+    if (stop_signal) return EIDX_STOP_SIGNAL;
+    eidx_budget *budget = current_budget;
+    return budget ? eidx_budget_state(budget) : EIDX_STOP_NONE;
+}
 
 /* ---- Memory room ----------------------------------------------------------------------------------------- */
 

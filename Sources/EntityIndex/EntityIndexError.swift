@@ -20,6 +20,10 @@ public struct EntityIndexError: Error, Sendable, CustomStringConvertible {
         case io = "io_error"
         /// A stop signal (SIGINT/SIGTERM) ended the request; nothing of it was applied.
         case interrupted = "interrupted"
+        /// The request ran past its time budget (`serve --request-timeout`); nothing of it was applied.
+        case timedOut = "timed_out"
+        /// The request's client went away before its answer; nothing of it was applied.
+        case cancelled = "cancelled"
         /// The request needed more memory or output than a request may take.
         case resourceExhausted = "resource_exhausted"
         /// The database file was replaced or removed since it was opened; nothing was written.

@@ -29,19 +29,13 @@ extension MCPServer {
             return .error(
                 RPCError(code: -32602, message: "\(name): arguments must be an object, got \(arguments.typeName)"))
         }
-        do {
-            try handler.prepare(for: Method(rawValue: tool.method) ?? .get)
-        } catch {
-            return RPCAnswer(.success(.object(toolError(error))), outOfRoom: false)
-        }
         // The result goes out twice (as text and as structured content): its records may take half the room.
-        let store = handler.store
-        let recordBudget = store.maxResultBytes
-        store.maxResultBytes = max(0, min(recordBudget, room / 2))
-        defer { store.maxResultBytes = recordBudget }
         let result: JSONValue
-        do {
-            result = try handler.call(tool.method, arguments)
+        do throws(EntityIndexError) {
+            guard let method = Method(rawValue: tool.method) else {
+                throw EntityIndexError(.invalidParams, "unknown method \"\(tool.method)\"")
+            }
+            result = try runner.run(method, arguments, room: room / 2)
         } catch {
             return RPCAnswer(.success(.object(toolError(error))), outOfRoom: error.code == .resourceExhausted)
         }
@@ -95,8 +89,9 @@ extension MCPServer {
         }
         let entity: JSONValue?
         do {
-            try handler.prepare(for: .get)
-            entity = try handler.call("get", ["type": .string(type), "ids": [.string(id)]])["entities"]?.array?.first
+            entity = try runner.run(
+                .get, ["type": .string(type), "ids": [.string(id)]], room: limits.maxResponseBytes
+            )["entities"]?.array?.first
         } catch {
             let code = error.isInvalidInput ? -32602 : -32603
             return .error(RPCError(code: code, message: error.message, data: data))

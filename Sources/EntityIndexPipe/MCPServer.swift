@@ -27,7 +27,8 @@ public final class MCPServer: RPCService {
         types present. Entities are also resources: entityidx://entity/{type}/{id}.
         """
 
-    let handler: RequestHandler
+    /// What runs the tools' methods; `serve` sets it for each HTTP request of a session.
+    public var runner: any MethodRunner
     let input: Int32
     let output: Int32
     let tools: [MCPTool]
@@ -39,12 +40,22 @@ public final class MCPServer: RPCService {
     /// The tools' entries in `tools/list`, built once.
     private lazy var toolDefinitions: JSONValue = .array(tools.map(\.definition))
 
-    public init(
+    public convenience init(
         handler: RequestHandler, allowWrites: Bool, input: Int32 = 0, output: Int32 = 1,
         maxMessageBytes: Int = RPCLimits.defaultMaxMessageBytes,
         maxResponseBytes: Int = RPCLimits.defaultMaxResponseBytes
     ) {
-        self.handler = handler
+        self.init(
+            runner: handler, allowWrites: allowWrites, input: input, output: output, maxMessageBytes: maxMessageBytes,
+            maxResponseBytes: maxResponseBytes)
+    }
+
+    public init(
+        runner: any MethodRunner, allowWrites: Bool, input: Int32 = 0, output: Int32 = 1,
+        maxMessageBytes: Int = RPCLimits.defaultMaxMessageBytes,
+        maxResponseBytes: Int = RPCLimits.defaultMaxResponseBytes
+    ) {
+        self.runner = runner
         self.input = input
         self.output = output
         tools = MCPTool.offered(allowWrites: allowWrites)
@@ -88,7 +99,7 @@ public final class MCPServer: RPCService {
     }
 
     /// While no request comes: a file moved over the database is let go of within a second (as the pipe does).
-    public func idle() { handler.noticeReplacement() }
+    public func idle() { runner.idle() }
 
     // MARK: - Methods
 

@@ -9,6 +9,7 @@ public enum Method: String, CaseIterable, Sendable {
     case ingest, get, search, complete, suggest, all, query, related, delete, donate
     case batchBegin = "batch.begin"
     case batchEnd = "batch.end"
+    case batchAbort = "batch.abort"
     case state
     case reindexRequest = "reindex.request"
     case reindexPending = "reindex.pending"
@@ -32,6 +33,7 @@ public enum Method: String, CaseIterable, Sendable {
         case .donate: DonateRequest.self
         case .batchBegin: BatchBeginMethod.self
         case .batchEnd: BatchEndRequest.self
+        case .batchAbort: BatchAbortMethod.self
         case .state: StateMethod.self
         case .reindexRequest: ReindexRequest.self
         case .reindexPending: ReindexPendingMethod.self
@@ -50,7 +52,8 @@ public enum Method: String, CaseIterable, Sendable {
     /// Whether the method only reads: it changes neither the index, nor its client state, nor the open batch.
     public var reads: Bool {
         switch self {
-        case .ingest, .delete, .donate, .batchBegin, .batchEnd, .reindexRequest, .reindexAck, .declare: false
+        case .ingest, .delete, .donate, .batchBegin, .batchEnd, .batchAbort, .reindexRequest, .reindexAck, .declare:
+            false
         default: true
         }
     }
@@ -117,6 +120,21 @@ public struct BatchBeginMethod: PipeMethod {
     public init() {}
     public init(params: Params) {}
     public func run(on store: EntityStore) throws(EntityIndexError) { try store.beginBatch() }
+    public static func encode(_ result: Void) -> JSONValue { [:] }
+}
+
+/// `batch.abort`: rolls the open batch back (nothing of it is applied, the client state is unchanged).
+public struct BatchAbortMethod: PipeMethod {
+    public static let method = Method.batchAbort
+    public static let parameters: [String] = []
+    public init() {}
+    public init(params: Params) {}
+    public func run(on store: EntityStore) throws(EntityIndexError) {
+        guard store.batchIsOpen else {
+            throw EntityIndexError(.batchState, "no batch is open; there is nothing to abort")
+        }
+        store.abortBatch()
+    }
     public static func encode(_ result: Void) -> JSONValue { [:] }
 }
 

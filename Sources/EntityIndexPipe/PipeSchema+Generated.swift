@@ -16,7 +16,7 @@ extension PipeSchema {
       "properties": {
         "jsonrpc": {"const": "2.0"},
         "id": {"$ref": "#/$defs/id"},
-        "method": {"enum": ["ingest", "get", "search", "suggest", "all", "query", "related", "delete", "donate", "batch.begin", "batch.end", "state", "reindex.request", "reindex.pending", "reindex.ack", "stats", "declare", "declarations", "complete", "lint", "drill", "rpc.discover", "spotlight", "userQuery"]},
+        "method": {"enum": ["ingest", "get", "search", "suggest", "all", "query", "related", "delete", "donate", "batch.begin", "batch.end", "batch.abort", "state", "reindex.request", "reindex.pending", "reindex.ack", "stats", "declare", "declarations", "complete", "lint", "drill", "rpc.discover", "spotlight", "userQuery"]},
         "params": {"type": "object"}
       }
     },
@@ -194,7 +194,8 @@ extension PipeSchema {
                    "id": {"$ref": "#/$defs/entityId", "description": "Its id."}}},
       "result": {"type": "object", "additionalProperties": false, "properties": {"counted": {"type": "boolean"}}}
     },
-    "batch.begin": {"description": "Starts a batch: the changes until batch.end apply atomically with the new client state.", "params": {"$ref": "#/$defs/empty"}, "result": {"$ref": "#/$defs/empty"}},
+    "batch.begin": {"description": "Starts a batch: the changes until batch.end apply atomically with the new client state. Over serve the result has the batch's id, which the client's later requests of the batch send in the Entityidx-Batch header.", "params": {"$ref": "#/$defs/empty"},
+      "result": {"type": "object", "additionalProperties": false, "properties": {"batch": {"type": "string", "description": "serve only: the batch's id."}}}},
     "batch.end": {"description": "Applies the batch with the new client state; a mismatched expectedClientState applies nothing.",
       "params": {"type": "object", "required": ["clientState"], "additionalProperties": false,
                  "properties": {
@@ -202,6 +203,7 @@ extension PipeSchema {
                    "expectedClientState": {"type": ["string", "null"], "description": "Apply the batch only when the stored client state is this one (null: none yet); else mismatched_client_state and nothing is applied."}}},
       "result": {"$ref": "#/$defs/empty"}
     },
+    "batch.abort": {"description": "Rolls the open batch back: nothing of it is applied and the client state is unchanged.", "params": {"$ref": "#/$defs/empty"}, "result": {"$ref": "#/$defs/empty"}},
     "state": {"description": "The client state stored by the last batch.",
       "params": {"$ref": "#/$defs/empty"},
       "result": {"type": "object", "required": ["clientState"], "additionalProperties": false, "properties": {"clientState": {"type": ["string", "null"]}}}

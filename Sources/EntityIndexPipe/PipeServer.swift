@@ -13,16 +13,27 @@ public final class PipeServer: RPCService {
     /// The most bytes one response line (a batch's array included) may take, by default.
     public static let defaultMaxResponseBytes = RPCLimits.defaultMaxResponseBytes
 
-    public let handler: RequestHandler
+    public let runner: any MethodRunner
+    /// The store's runner, for a pipe of one store (nil when `serve` routes the requests).
+    public let handler: RequestHandler?
     let input: Int32
     let output: Int32
     public let limits: RPCLimits
 
-    public init(
+    public convenience init(
         handler: RequestHandler, input: Int32 = 0, output: Int32 = 1, maxLineBytes: Int = defaultMaxLineBytes,
         maxResponseBytes: Int = defaultMaxResponseBytes
     ) {
-        self.handler = handler
+        self.init(
+            runner: handler, input: input, output: output, maxLineBytes: maxLineBytes, maxResponseBytes: maxResponseBytes)
+    }
+
+    public init(
+        runner: any MethodRunner, input: Int32 = 0, output: Int32 = 1, maxLineBytes: Int = defaultMaxLineBytes,
+        maxResponseBytes: Int = defaultMaxResponseBytes
+    ) {
+        self.runner = runner
+        self.handler = runner as? RequestHandler
         self.input = input
         self.output = output
         limits = RPCLimits(maxMessageBytes: maxLineBytes, maxResponseBytes: maxResponseBytes)
@@ -33,7 +44,7 @@ public final class PipeServer: RPCService {
 
     /// Serves until end of input or a stop signal; returns the process exit status (128 + the signal after one).
     public func run() -> Int32 {
-        defer { handler.store.abortBatch() }
+        defer { runner.finish() }
         return RPCStreamServer(endpoint: endpoint, input: input, output: output).run()
     }
 
@@ -54,17 +65,7 @@ public final class PipeServer: RPCService {
             return .error(.methodNotFound(request.method, known: Method.names))
         }
         do {
-            try handler.prepare(for: method)
-        } catch {
-            return .error(RPCError(error))
-        }
-        // The engine stops reading records once they alone would pass the room left for the response.
-        let store = handler.store
-        let recordBudget = store.maxResultBytes
-        store.maxResultBytes = max(0, min(recordBudget, room))
-        defer { store.maxResultBytes = recordBudget }
-        do {
-            return .result(try handler.call(method, request.params))
+            return .result(try runner.run(method, request.params, room: room))
         } catch {
             return .error(RPCError(error))
         }
@@ -74,5 +75,5 @@ public final class PipeServer: RPCService {
 
     /// While no request comes: a file moved over the database is let go of within a second, so that another
     /// process may open the new one (see `RequestHandler.noticeReplacement`).
-    public func idle() { handler.noticeReplacement() }
+    public func idle() { runner.idle() }
 }

@@ -1,6 +1,17 @@
 import EntityIndex
 import JSON
 
+/// What runs the pipe's methods for a server: one store (`RequestHandler`, the pipe's and MCP's process), or the
+/// stores of `serve`, where each request goes to a reading connection, the writer or its client's batch.
+public protocol MethodRunner: AnyObject {
+    /// Runs one request: decodes `params`, runs it and encodes its result, its stored records within `room` bytes.
+    func run(_ method: Method, _ params: JSONValue?, room: Int) throws(EntityIndexError) -> JSONValue
+    /// Called about once a second while no request comes.
+    func idle()
+    /// The client is gone: its open batch, if any, is rolled back.
+    func finish()
+}
+
 /// Runs the methods of the contract (§3) on a store: typed requests in, typed results out.
 ///
 /// The pipe decodes each request's params with `Method`; the CLI builds the same request values from its options.
@@ -78,10 +89,34 @@ public final class RequestHandler {
     }
 
     /// Runs one pipe request by method name.
+    public func call(_ name: String, _ params: JSONValue?, room: Int) throws(EntityIndexError) -> JSONValue {
+        guard let method = Method(rawValue: name) else {
+            throw EntityIndexError(.invalidParams, "unknown method \"\(name)\"")
+        }
+        return try run(method, params, room: room)
+    }
+
+    /// Runs one pipe request by method name.
     public func call(_ name: String, _ params: JSONValue?) throws(EntityIndexError) -> JSONValue {
         guard let method = Method(rawValue: name) else {
             throw EntityIndexError(.invalidParams, "unknown method \"\(name)\"")
         }
         return try call(method, params)
     }
+}
+
+extension RequestHandler: MethodRunner {
+    /// Prepares the store (a replaced file), then runs the request with its records bounded by `room`.
+    public func run(_ method: Method, _ params: JSONValue?, room: Int) throws(EntityIndexError) -> JSONValue {
+        try prepare(for: method)
+        // The engine stops reading records once they alone would pass the room left for the response.
+        let recordBudget = store.maxResultBytes
+        store.maxResultBytes = max(0, min(recordBudget, room))
+        defer { store.maxResultBytes = recordBudget }
+        return try call(method, params)
+    }
+
+    public func idle() { noticeReplacement() }
+
+    public func finish() { store.abortBatch() }
 }

@@ -3,9 +3,12 @@ import HTTP
 import JSON
 import JSONRPC
 
-/// An MCP session of the Streamable HTTP transport: the server of one client after its `initialize`.
-final class MCPSession {
+/// An MCP session of the Streamable HTTP transport: the server of one client after its `initialize`, used by one
+/// of its requests at a time.
+final class MCPSession: @unchecked Sendable {
+    // Safe to share: `server` is used only in `turn`; `lastUsed` is a hint for eviction.
     let server: MCPServer
+    let turn = Turn()
     var lastUsed: Double
 
     init(server: MCPServer, lastUsed: Double) {
@@ -27,12 +30,17 @@ extension WebServer {
     static let sessionHeader = "Mcp-Session-Id"
     static let versionHeader = "MCP-Protocol-Version"
 
-    func mcp(_ request: HTTPRequest) -> HTTPResponse {
-        if request.method == "DELETE" { return endSession(request) }
+    /// What the Accept header takes: JSON, events or both.
+    static func takes(_ request: HTTPRequest) -> (json: Bool, events: Bool) {
         let accept = (request.header("Accept") ?? "*/*").lowercased()
         let takesJSON =
             accept.contains("application/json") || accept.contains("*/*") || accept.contains("application/*")
-        let takesEvents = accept.contains("text/event-stream")
+        return (takesJSON, accept.contains("text/event-stream"))
+    }
+
+    /// The refusals of a POST /mcp that need no worker; nil when it is to run.
+    func checkMCP(_ request: HTTPRequest) -> HTTPResponse? {
+        let (takesJSON, takesEvents) = Self.takes(request)
         guard takesJSON || takesEvents else {
             return Self.text(406, "answers are application/json or text/event-stream; the Accept header allows neither")
         }
@@ -45,9 +53,14 @@ extension WebServer {
                 "\(Self.versionHeader) \(RPCError.quoted(version)) is not supported; supported: \((MCPServer.legacyVersions + MCPServer.modernVersions).joined(separator: ", "))"
             )
         }
+        return nil
+    }
+
+    func mcp(_ request: HTTPRequest) -> HTTPResponse {
+        let takesJSON = Self.takes(request).json
         let session: MCPSession?
         if let id = request.header(Self.sessionHeader) {
-            guard let found = sessions[id] else {
+            guard let found = sessions.withLock({ $0[id] }) else {
                 return Self.text(
                     404, "no session \(RPCError.quoted(id)) (it ended, or the server restarted): initialize again")
             }
@@ -56,9 +69,20 @@ extension WebServer {
         } else {
             session = nil
         }
+        let runner = ServeRunner(stores: stores, batchId: nil)
+        defer { runner.finish() }
+        if let session {
+            do {
+                try session.turn.take(doing: "waiting for this session's previous request")
+            } catch {
+                return Self.text(503, error.message)
+            }
+        }
+        defer { session?.turn.leave() }
         let server =
             session?.server
-            ?? MCPServer(handler: handler, allowWrites: writes, maxMessageBytes: options.maxMessageBytes)
+            ?? MCPServer(runner: runner, allowWrites: writes, maxMessageBytes: options.maxMessageBytes)
+        server.runner = runner
         let gate = WriteGate(server, refusal: writeRefusal(request)) { call in
             call.method == "tools/call" && !server.isReadOnly(call)
         }
@@ -80,11 +104,11 @@ extension WebServer {
             body: .chunks([event]))
     }
 
-    private func endSession(_ request: HTTPRequest) -> HTTPResponse {
+    func endSession(_ request: HTTPRequest) -> HTTPResponse {
         guard let id = request.header(Self.sessionHeader) else {
             return Self.text(400, "DELETE /mcp ends a session: send its \(Self.sessionHeader)")
         }
-        guard sessions.removeValue(forKey: id) != nil else {
+        guard sessions.withLock({ $0.removeValue(forKey: id) }) != nil else {
             return Self.text(404, "no session \(RPCError.quoted(id))")
         }
         return HTTPResponse(status: 204)
@@ -92,12 +116,14 @@ extension WebServer {
 
     /// Keeps a session; past the bound, the one used the longest ago ends.
     private func keep(_ session: MCPSession, id: String) {
-        if sessions.count >= options.maxSessions,
-            let oldest = sessions.min(by: { $0.value.lastUsed < $1.value.lastUsed })
-        {
-            sessions.removeValue(forKey: oldest.key)
+        sessions.withLock { sessions in
+            if sessions.count >= options.maxSessions,
+                let oldest = sessions.min(by: { $0.value.lastUsed < $1.value.lastUsed })
+            {
+                sessions.removeValue(forKey: oldest.key)
+            }
+            sessions[id] = session
         }
-        sessions[id] = session
     }
 
     /// 128 random bits in hex (visible ASCII, as the transport asks).

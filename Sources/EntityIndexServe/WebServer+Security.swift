@@ -65,7 +65,8 @@ extension WebServer {
 
     // MARK: - CORS
 
-    static let allowedHeaders = "Content-Type, Authorization, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID"
+    static let allowedHeaders =
+        "Content-Type, Authorization, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID, Entityidx-Batch"
 
     func corsHeaders(_ origin: String) -> [(name: String, value: String)] {
         [

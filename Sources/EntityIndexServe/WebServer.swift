@@ -3,13 +3,18 @@ import EntityIndexPipe
 import HTTP
 import JSON
 import JSONRPC
+import Synchronization
 
 /// What `entityidx serve` answers: `POST /rpc` (the pipe), `/mcp` (MCP's Streamable HTTP transport), `GET /` (the
 /// preview page), behind its checks of `Host`, `Origin` and the write token.
 ///
 /// Built on the HTTP module, which only moves bytes, and on the JSON-RPC layer's endpoint, which `pipe` and `mcp`
-/// use too: a message gets the same answer here as there.
-public final class WebServer {
+/// use too: a message gets the same answer here as there. Each JSON-RPC or MCP request runs on a worker thread of
+/// its own, under a time budget that its client's hanging up also ends, on the connection it needs
+/// (`ServeStores`): reads beside writes, writes one after another, a batch only with its own client's requests.
+public final class WebServer: @unchecked Sendable {
+    // Safe to share: `options` and the stores' opener never change; `sessions` is read and written under its
+    // mutex, a session's server only in its turn; `stores` and `pool` are safe themselves.
     public struct Options: Sendable {
         /// Whether the server listens on a loopback address only (then `Host` must name it).
         public var loopback: Bool
@@ -22,10 +27,22 @@ public final class WebServer {
         public var maxMessageBytes: Int
         /// The most MCP sessions kept; one more ends the one used the longest ago.
         public var maxSessions: Int
+        /// Seconds one JSON-RPC or MCP request may run (waits for a lock or a connection included); nil: no bound.
+        public var requestTimeout: Double?
+        /// Seconds a batch may go without a request before it is rolled back.
+        public var batchTimeout: Double
+        /// The most batches open at once.
+        public var maxBatches: Int
+        /// The most reading connections (reads beyond wait for one).
+        public var maxReaders: Int
+        /// The most requests answered at once (more wait their turn).
+        public var maxWorkers: Int
 
         public init(
             loopback: Bool = true, allowedOrigins: [String] = [], token: String? = nil, log: Bool = false,
-            maxMessageBytes: Int = RPCLimits.defaultMaxMessageBytes, maxSessions: Int = 64
+            maxMessageBytes: Int = RPCLimits.defaultMaxMessageBytes, maxSessions: Int = 64,
+            requestTimeout: Double? = 60, batchTimeout: Double = 30, maxBatches: Int = 16, maxReaders: Int = 4,
+            maxWorkers: Int = 32
         ) {
             self.loopback = loopback
             self.allowedOrigins = allowedOrigins
@@ -33,35 +50,99 @@ public final class WebServer {
             self.log = log
             self.maxMessageBytes = maxMessageBytes
             self.maxSessions = maxSessions
+            self.requestTimeout = requestTimeout
+            self.batchTimeout = batchTimeout
+            self.maxBatches = maxBatches
+            self.maxReaders = maxReaders
+            self.maxWorkers = maxWorkers
         }
     }
 
     public let options: Options
-    let handler: RequestHandler
-    let pipe: PipeServer
-    var sessions: [String: MCPSession] = [:]
-    let errorOutput: (String) -> Void
-    /// The clock of the request log and the sessions, in seconds.
-    let clock: () -> Double
+    let stores: ServeStores
+    let pool: WorkerPool
+    let sessions = Mutex<[String: MCPSession]>([:])
+    let errorOutput: @Sendable (String) -> Void
+    /// The clock of the request log, the sessions and the batches, in seconds.
+    let clock: @Sendable () -> Double
+    private let lastUpkeep = Mutex<Double>(0)
 
+    /// A server on `handler`'s store (its writer); `open` opens another connection to the same index, for readers
+    /// and batches.
     public init(
-        handler: RequestHandler, options: Options, errorOutput: @escaping (String) -> Void,
-        clock: @escaping () -> Double
+        handler: RequestHandler, open: @escaping @Sendable () throws(EntityIndexError) -> RequestHandler,
+        options: Options, errorOutput: @escaping @Sendable (String) -> Void, clock: @escaping @Sendable () -> Double
     ) {
-        self.handler = handler
         self.options = options
         self.errorOutput = errorOutput
         self.clock = clock
-        pipe = PipeServer(handler: handler, maxLineBytes: options.maxMessageBytes)
+        stores = ServeStores(
+            writer: handler, open: open, maxReaders: options.maxReaders, maxBatches: options.maxBatches,
+            batchTimeout: options.batchTimeout, clock: clock)
+        pool = WorkerPool(maxThreads: options.maxWorkers)
     }
 
     /// Whether writes are allowed at all (`--allow-writes`).
     var writes: Bool { options.token != nil }
 
-    /// Answers one request.
+    /// Answers one request: at once (files, refusals), or on a worker (JSON-RPC and MCP).
+    public func respond(to request: HTTPRequest, _ exchange: HTTPExchange) {
+        let started = clock()
+        if let response = routeAtOnce(request) {
+            exchange.respond(finish(request, response, started: started))
+            return
+        }
+        let budget = RequestBudget(seconds: options.requestTimeout)
+        exchange.onCancel { budget.cancel() }
+        pool.submit { [self] in
+            let response = budget.run { request.path == "/rpc" ? rpc(request) : mcp(request) }
+            if exchange.isCancelled {
+                if options.log {
+                    let ms = (clock() - started) * 1000
+                    errorOutput(
+                        "\(request.method) \(RPCError.prefix(request.path)) cancelled: the client went away (\(Double(Int(ms * 10)) / 10) ms)\n"
+                    )
+                }
+                return
+            }
+            exchange.respond(finish(request, response, started: started))
+        }
+    }
+
+    /// Answers one request on the calling thread (for tests).
     public func respond(to request: HTTPRequest) -> HTTPResponse {
         let started = clock()
-        var response = route(request)
+        if let response = routeAtOnce(request) { return finish(request, response, started: started) }
+        let response = RequestBudget(seconds: options.requestTimeout).run {
+            request.path == "/rpc" ? rpc(request) : mcp(request)
+        }
+        return finish(request, response, started: started)
+    }
+
+    /// While no request comes, about every 200 ms: once a second, idle batches are rolled back and idle connections
+    /// let go of a replaced file.
+    public func idle() {
+        let now = clock()
+        let due = lastUpkeep.withLock { last in
+            guard now - last >= 1 else { return false }
+            last = now
+            return true
+        }
+        if due { pool.submit { [stores] in stores.upkeep() } }
+    }
+
+    /// Stops: waits for the requests under way (a stop signal ends them), then rolls back every open batch.
+    public func stop() {
+        pool.drain()
+        stores.closeAll()
+    }
+
+    /// How many batches are open.
+    public var openBatches: Int { stores.openBatches }
+
+    /// Adds CORS headers and logs the request.
+    private func finish(_ request: HTTPRequest, _ answer: HTTPResponse, started: Double) -> HTTPResponse {
+        var response = answer
         if let origin = request.header("Origin"), originAllowed(origin) {
             response.headers += corsHeaders(origin)
         }
@@ -79,7 +160,8 @@ public final class WebServer {
         return response
     }
 
-    private func route(_ request: HTTPRequest) -> HTTPResponse {
+    /// The answer of a request that needs no worker; nil for a JSON-RPC or MCP request to run.
+    private func routeAtOnce(_ request: HTTPRequest) -> HTTPResponse? {
         if let refusal = checkHostAndOrigin(request) { return refusal }
         let methods: [String]
         switch request.path {
@@ -95,8 +177,8 @@ public final class WebServer {
             return notAllowed(request, methods)
         }
         switch request.path {
-        case "/rpc": return rpc(request)
-        case "/mcp": return mcp(request)
+        case "/rpc": return Self.checkJSONBody(request)
+        case "/mcp": return request.method == "DELETE" ? endSession(request) : checkMCP(request)
         default: return asset(request.path)
         }
     }
@@ -111,7 +193,9 @@ public final class WebServer {
     // MARK: - POST /rpc
 
     private func rpc(_ request: HTTPRequest) -> HTTPResponse {
-        if let refusal = Self.checkJSONBody(request) { return refusal }
+        let runner = ServeRunner(stores: stores, batchId: request.header(ServeRunner.batchHeader))
+        defer { runner.finish() }
+        let pipe = PipeServer(runner: runner, maxLineBytes: options.maxMessageBytes)
         let gate = WriteGate(pipe, refusal: writeRefusal(request)) { request in
             !(Method(rawValue: request.method)?.reads ?? true)
         }

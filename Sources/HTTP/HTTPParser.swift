@@ -67,6 +67,9 @@ public struct HTTPParser {
         buffer.append(contentsOf: bytes)
     }
 
+    /// The bytes read and not yet delivered as requests.
+    public var bufferedBytes: Int { buffer.count - start }
+
     /// Whether part of a request has arrived (bytes are buffered, or a head is read and its body awaited).
     public var hasPartialRequest: Bool {
         if case .body = state { return true }

@@ -52,9 +52,10 @@ public final class Connection: @unchecked Sendable {
         // Defensive mode (https://sqlite.org/c3ref/c_dbconfig_defensive.html): no SQL can corrupt the file, such as
         // writes to FTS5's shadow tables or PRAGMA writable_schema, whatever a caller sends.
         eidx_sqlite_db_defensive(db, 1)
-        // A stop signal (SIGINT/SIGTERM) interrupts a running statement within a few thousand VM steps
+        // A stop signal (SIGINT/SIGTERM), or the end of the running thread's request budget (its deadline, or its
+        // client gone), interrupts a running statement within a few thousand VM steps
         // (https://sqlite.org/c3ref/progress_handler.html): it then fails with SQLITE_INTERRUPT.
-        sqlite3_progress_handler(db, 1000, { _ in eidx_stop_signal() != 0 ? 1 : 0 }, nil)
+        sqlite3_progress_handler(db, 1000, { _ in eidx_should_stop() != 0 ? 1 : 0 }, nil)
         sqlite3_busy_handler(
             db,
             { context, count in
@@ -200,7 +201,7 @@ public final class Connection: @unchecked Sendable {
 // MARK: - Waiting for locks
 
 /// The state of a connection's busy handler (https://sqlite.org/c3ref/busy_handler.html): it sleeps and retries
-/// until the lock is free, the timeout passes or a stop signal arrives.
+/// until the lock is free, the timeout passes, a stop signal arrives or the thread's request budget runs out.
 public final class LockWait {
     /// Seconds to wait at most; nil for as long as it takes.
     public var timeout: Double?
@@ -217,7 +218,7 @@ public final class LockWait {
             reported = now
         }
         waited = now - started
-        if eidx_stop_signal() != 0 { return false }
+        if eidx_should_stop() != 0 { return false }
         if let timeout, waited >= timeout { return false }
         if let report, now - reported >= 1 {
             reported = now

@@ -103,11 +103,11 @@ public final class Statement {
 
     /// Steps once; true when a row is available.
     ///
-    /// A read stops at the next row once a stop signal has arrived (`SQLITE_INTERRUPT`), so that Swift work done
+    /// A read stops at the next row once a stop signal has arrived (or its thread's request budget ran out) (`SQLITE_INTERRUPT`), so that Swift work done
     /// between rows is not outside its reach; writes are left to the progress handler, which rolls their
     /// statement back, so that a rollback itself is never refused.
     public func step() throws(SQLiteError) -> Bool {
-        if isQuery, eidx_stop_signal() != 0 {
+        if isQuery, eidx_should_stop() != 0 {
             sqlite3_reset(handle)
             throw SQLiteError(code: SQLITE_INTERRUPT, message: "interrupted", sql: sql)
         }

@@ -39,6 +39,16 @@ final class ServeProcess {
 
     var stderr: String { (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "" }
 
+    /// Whether `text` appears on stderr within `seconds` (a generous bound: it only catches a hang).
+    func waitForLog(_ text: String, seconds: Double = 60) -> Bool {
+        let until = Date().addingTimeInterval(seconds)
+        while Date() < until {
+            if stderr.contains(text) { return true }
+            usleep(20_000)
+        }
+        return false
+    }
+
     func connect() -> HTTPConnection { HTTPConnection(port: port) }
 
     /// One request on a new connection.

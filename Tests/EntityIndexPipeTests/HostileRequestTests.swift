@@ -52,7 +52,7 @@ import Testing
 
     @Test func aResultOverTheRecordBudgetIsResourceExhausted() throws {
         let s = try server()
-        s.handler.store.maxResultBytes = 20_000
+        s.handler!.store.maxResultBytes = 20_000
         let r = try #require(
             s.handle(line: Array(#"{"jsonrpc":"2.0","id":1,"method":"all","params":{"type":"task","limit":300}}"#.utf8))
         )
@@ -92,13 +92,13 @@ import Testing
         let s = try server()
         let words = "task 7 " + (0..<300_000).map { "w\($0)" }.joined(separator: " ")
         var found: [EntityResult] = []
-        let t = try seconds { found = try s.handler.store.search(SearchRequest(query: words)) }
+        let t = try seconds { found = try s.handler!.store.search(SearchRequest(query: words)) }
         #expect(t < 1.0, "300,000 words took \(t) s")
         #expect(found.isEmpty, "the later words still count (none of them matches)")
         let digits = String(repeating: "7", count: 100_000)
-        let u = try seconds { _ = try s.handler.store.search(SearchRequest(query: digits)) }
+        let u = try seconds { _ = try s.handler!.store.search(SearchRequest(query: digits)) }
         #expect(u < 1.0, "a 100,000-digit code is not looked up by its trigrams: \(u) s")
-        #expect(try s.handler.store.search(SearchRequest(query: "task 7")).first?.key.id == "7")
+        #expect(try s.handler!.store.search(SearchRequest(query: "task 7")).first?.key.id == "7")
     }
 
     @Test func highlightOffsetsStayRightOverLongTextAndWideCharacters() throws {

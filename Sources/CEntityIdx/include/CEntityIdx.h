@@ -119,6 +119,28 @@ void eidx_install_stop_signals(void);
 /* The signal that asked to stop (SIGINT or SIGTERM), or 0. */
 int eidx_stop_signal(void);
 
+/* A request's budget: a deadline on the monotonic clock and a cancel flag that any thread may set (its client went
+ * away). A thread runs a request under a budget (`eidx_budget_enter`); SQLite's progress handler, statement steps
+ * and lock waits ask `eidx_should_stop`, which also answers for the stop signals. */
+typedef struct eidx_budget eidx_budget;
+/* A budget with a deadline `seconds` from now (0 or less: none); NULL when out of memory. */
+eidx_budget *eidx_budget_new(double seconds);
+void eidx_budget_free(eidx_budget *budget);
+/* Marks the budget cancelled; safe from any thread. */
+void eidx_budget_cancel(eidx_budget *budget);
+/* Makes `budget` the calling thread's (NULL: none); returns the one it replaces. */
+eidx_budget *eidx_budget_enter(eidx_budget *budget);
+enum {
+    EIDX_STOP_NONE = 0,
+    EIDX_STOP_SIGNAL = 1,    /* SIGINT or SIGTERM */
+    EIDX_STOP_DEADLINE = 2,  /* the thread's budget ran out of time */
+    EIDX_STOP_CANCELLED = 3, /* the thread's budget was cancelled */
+};
+/* Why the calling thread's work should stop now, or EIDX_STOP_NONE. */
+int eidx_should_stop(void);
+/* The reason `budget` stops (none, deadline or cancelled), whatever thread asks. */
+int eidx_budget_state(const eidx_budget *budget);
+
 /* How many more bytes this process may allocate before an allocation fails (the address-space limit, `ulimit -v`)
  * or the kernel steps in (its cgroup's memory limit, less the page cache it can reclaim; the system's available
  * memory): the smallest of these, 0 when one is already passed, -1 when none can be read. Reads a few /proc and

@@ -16,12 +16,13 @@ public enum StopSignal {
     /// stops its work itself: a blocked read then returns, as the handler does not restart it.
     public static func install() { eidx_install_stop_signals() }
 
-    /// Throws `interrupted` once a stop signal has arrived.
+    /// Throws `interrupted` once a stop signal has arrived (`timed_out` or `cancelled` once the thread's request
+    /// budget has run out, see `RequestBudget`).
     @inline(__always)
     public static func check(_ what: @autoclosure () -> String) throws(EntityIndexError) {
-        if eidx_stop_signal() != 0 {
-            throw EntityIndexError(
-                .interrupted, "interrupted by a stop signal while \(what()); nothing of it was applied")
+        let reason = eidx_should_stop()
+        if reason != 0, let reason = RequestBudget.StopReason(rawValue: reason) {
+            throw RequestBudget.error(reason, doing: what())
         }
     }
 }

@@ -35,6 +35,12 @@ final class SpotlightBudget {
 }
 
 extension EntityStore {
+    /// The bytes of text the last Core Spotlight query (or user query) compared, since `resetSpotlightScan`.
+    public var spotlightScannedBytes: Int { spotlightBudget.spent }
+
+    /// Starts counting the text Core Spotlight queries compare from zero.
+    public func resetSpotlightScan() { spotlightBudget.start(limit: maxSpotlightScanBytes) }
+
     /// The most text one Core Spotlight query compares by default: a full scan of the long descriptions of 64k
     /// entities (about 100 MB) fits, two or three do not.
     public static let defaultMaxSpotlightScanBytes = 256 << 20

@@ -241,6 +241,11 @@ public final class EntityStore {
     func lockError(_ error: any Error) -> any Error {
         guard let e = error as? SQLiteError, e.isBusy else { return error }
         let holder = LockHolder.describe(databasePath: path.hasPrefix("file:") ? "./" + path : path)
+        if let reason = RequestBudget.current {
+            // The wait ended with the request's budget, not with the lock timeout.
+            return RequestBudget.error(
+                reason, doing: "waiting for the write lock, held by \(holder ?? "another connection")", cause: e)
+        }
         let waited = (db.lockWait.waited * 10).rounded() / 10
         let limit = db.lockWait.timeout.map { " (the lock timeout is \($0) s)" } ?? ""
         return EntityIndexError(
@@ -315,8 +320,7 @@ extension EntityIndexError {
                 .busy, "the database is busy (another process holds the write lock); try again", cause: e)
         }
         if e.isInterrupted {
-            return EntityIndexError(
-                .interrupted, "interrupted by a stop signal while \(what); nothing of it was applied", cause: e)
+            return RequestBudget.error(RequestBudget.current ?? .signal, doing: what, cause: e)
         }
         if e.isOutOfMemory {
             return EntityIndexError(.resourceExhausted, "out of memory while \(what); nothing was changed", cause: e)

@@ -2,6 +2,7 @@ import EntityIndex
 import EntityIndexPipe
 import EntityIndexServe
 import HTTP
+import Synchronization
 
 /// `entityidx serve`: the pipe and MCP over HTTP on loopback, and the preview page.
 struct ServeCommand: Command {
@@ -17,6 +18,9 @@ struct ServeCommand: Command {
             ("max-body-bytes=", "the largest request body (default 67108864, 64 MiB)"),
             ("max-connections=", "the most open connections (default 128)"),
             ("idle-timeout=", "seconds a connection may stay silent, and a request may take to arrive (default 30)"),
+            ("request-timeout=", "seconds a JSON-RPC or MCP request may run, waits included (default 60; 0: no bound)"),
+            ("batch-timeout=", "seconds a batch may go without a request before it is rolled back (default 30)"),
+            ("max-held-bytes=", "the most bytes of requests held at once across connections (default 268435456)"),
             ("log", "print a line per request on stderr: method, path, status, bytes, time (never a body)"),
         ],
         discussion: """
@@ -40,6 +44,9 @@ struct ServeCommand: Command {
     var maxBodyBytes: Int
     var maxConnections: Int
     var idleTimeout: Double
+    var requestTimeout: Double?
+    var batchTimeout: Double
+    var maxHeldBytes: Int
     var log: Bool
 
     var writes: Bool { allowWrites }
@@ -60,6 +67,10 @@ struct ServeCommand: Command {
         maxBodyBytes = try arguments.int("max-body-bytes", range: 1024...(1 << 30), usage: usage) ?? (64 << 20)
         maxConnections = try arguments.int("max-connections", range: 1...10_000, usage: usage) ?? 128
         idleTimeout = Double(try arguments.int("idle-timeout", range: 1...86_400, usage: usage) ?? 30)
+        let timeout = try arguments.int("request-timeout", range: 0...86_400, usage: usage) ?? 60
+        requestTimeout = timeout == 0 ? nil : Double(timeout)
+        batchTimeout = Double(try arguments.int("batch-timeout", range: 1...86_400, usage: usage) ?? 30)
+        maxHeldBytes = try arguments.int("max-held-bytes", range: 1 << 20...(1 << 40), usage: usage) ?? (256 << 20)
         log = arguments.flag("log")
     }
 
@@ -89,19 +100,21 @@ struct ServeCommand: Command {
             }
         }
         let loopback = Self.isLoopback(host)
+        let output = LogOutput(context)
         let web = WebServer(
-            handler: handler,
+            handler: handler, open: Self.opener(path: context.dbPath, fixedNow: context.fixedNow),
             options: WebServer.Options(
-                loopback: loopback, allowedOrigins: origins, token: token, log: log, maxMessageBytes: maxBodyBytes),
-            errorOutput: { context.printError($0.hasSuffix("\n") ? String($0.dropLast()) : $0) },
-            clock: Platform.monotonicSeconds)
+                loopback: loopback, allowedOrigins: origins, token: token, log: log, maxMessageBytes: maxBodyBytes,
+                requestTimeout: requestTimeout, batchTimeout: batchTimeout),
+            errorOutput: { output.write($0) },
+            clock: { Platform.monotonicSeconds() })
         let configuration = HTTPServer.Configuration(
             host: host, port: UInt16(port),
             limits: HTTPLimits(maxBodyBytes: maxBodyBytes), maxConnections: maxConnections,
-            idleTimeout: idleTimeout)
+            idleTimeout: idleTimeout, maxHeldBytes: maxHeldBytes)
         let server: HTTPServer
-        do {
-            server = try HTTPServer(configuration) { web.respond(to: $0) }
+        do throws(HTTPServerError) {
+            server = try HTTPServer(configuration, exchange: { web.respond(to: $0, $1) })
         } catch {
             throw EntityIndexError(.io, "serve: \(error.message)")
         }
@@ -120,9 +133,34 @@ struct ServeCommand: Command {
                     ? " · writes need Authorization: Bearer TOKEN"
                         + (tokenFromEnvironment ? " (the token in ENTITYIDX_TOKEN)" : "")
                     : " · read-only"))
-        server.run { StopSignal.received != nil }
+        server.run(shouldStop: { StopSignal.received != nil }, idle: { web.idle() })
         server.closeAll()
-        handler.store.abortBatch()
+        web.stop()
         return StopSignal.received.map { 128 + $0 } ?? 0
+    }
+
+    /// Opens another connection to the index, for serve's readers and batches: writes wait for the lock within
+    /// their request's budget.
+    static func opener(path: String, fixedNow: Int64?) -> @Sendable () throws(EntityIndexError) -> RequestHandler {
+        {
+            let clock: () -> Int64 = { fixedNow ?? Platform.nowMilliseconds() }
+            let open = { () throws(EntityIndexError) -> EntityStore in
+                try EntityStore(path: path, now: clock())
+            }
+            return RequestHandler(store: try open(), clock: clock, reopen: open)
+        }
+    }
+}
+
+/// The log lines of serve's threads, written one at a time on stderr.
+final class LogOutput: @unchecked Sendable {
+    // Safe to share: the context's error output is used only under the mutex.
+    private let context: CommandContext
+    private let mutex = Mutex<Void>(())
+
+    init(_ context: CommandContext) { self.context = context }
+
+    func write(_ line: String) {
+        mutex.withLock { _ in context.printError(line.hasSuffix("\n") ? String(line.dropLast()) : line) }
     }
 }

@@ -1,0 +1,133 @@
+import EntityIndex
+import EntityIndexPipe
+import JSON
+
+/// The methods of one HTTP request of `serve`, each run on the connection it needs: its client's batch when the
+/// request names one (`Entityidx-Batch`), else a reader for a read and the writer for a write.
+///
+/// A request that names a batch that is no longer open gets an error for each of its methods, never a write outside
+/// the batch its client believes open. Core Spotlight queries share one budget of text for the whole request (a
+/// JSON-RPC batch of them compares at most what one may).
+final class ServeRunner: MethodRunner {
+    static let batchHeader = "Entityidx-Batch"
+
+    let stores: ServeStores
+    /// The batch the request belongs to: named by its header, or begun by one of its methods.
+    private var batch: ServeBatch?
+    /// Why the batch the request names cannot be used.
+    private var batchProblem: EntityIndexError?
+    private var reader: RequestHandler?
+    /// What Core Spotlight queries may still compare in this request.
+    private var spotlightRoom = EntityStore.defaultMaxSpotlightScanBytes
+
+    init(stores: ServeStores, batchId: String?) {
+        self.stores = stores
+        if let batchId {
+            do {
+                batch = try stores.batch(batchId)
+            } catch {
+                batchProblem = error
+            }
+        }
+    }
+
+    func run(_ method: Method, _ params: JSONValue?, room: Int) throws(EntityIndexError) -> JSONValue {
+        if let batchProblem { throw batchProblem }
+        switch method {
+        case .batchBegin:
+            if let batch {
+                throw EntityIndexError(
+                    .batchState,
+                    "this request belongs to batch \(ServeStores.quoted(batch.id)) already; end it with batch.end (or batch.abort) first"
+                )
+            }
+            _ = try Params(params, method: method.rawValue, allowed: [])
+            let opened = try stores.openBatch()
+            batch = opened
+            return ["batch": .string(opened.id)]
+        case .batchEnd, .batchAbort:
+            guard let batch else {
+                throw EntityIndexError(
+                    .batchState,
+                    "no batch is open for this request: send the header \(Self.batchHeader) with the id batch.begin returned"
+                )
+            }
+            let result = try inBatch(batch, method, params, room: room)
+            return result
+        default:
+            if let batch { return try inBatch(batch, method, params, room: room) }
+            if method.reads {
+                let reader = try takeReader()
+                return try spotlight(method, on: reader) { () throws(EntityIndexError) in
+                    try reader.run(method, params, room: room)
+                }
+            }
+            return try stores.write { writer throws(EntityIndexError) in
+                try spotlight(method, on: writer) { () throws(EntityIndexError) in
+                    try writer.run(method, params, room: room)
+                }
+            }
+        }
+    }
+
+    /// Runs a method in the batch, in its client's turn; forgets the batch once it ended (applied, refused or
+    /// rolled back).
+    private func inBatch(_ batch: ServeBatch, _ method: Method, _ params: JSONValue?, room: Int) throws(EntityIndexError)
+        -> JSONValue
+    {
+        try batch.turn.take(doing: "waiting for this batch's previous request")
+        var failed = true
+        defer {
+            batch.lastUsed = stores.clock()
+            let open = batch.handler.store.batchIsOpen
+            batch.turn.leave()
+            if !open {
+                let why =
+                    switch method {
+                    case .batchEnd where !failed: "it was applied by batch.end"
+                    case .batchAbort where !failed: "it was rolled back by batch.abort"
+                    default: "it was rolled back when its \(method.rawValue) failed"
+                    }
+                stores.close(batch, why: why)
+                self.batch = nil
+            }
+        }
+        let result = try spotlight(method, on: batch.handler) { () throws(EntityIndexError) in
+            try batch.handler.run(method, params, room: room)
+        }
+        failed = false
+        return result
+    }
+
+    /// The request's reader, taken once for all its reads.
+    private func takeReader() throws(EntityIndexError) -> RequestHandler {
+        if let reader { return reader }
+        let taken = try stores.takeReader()
+        reader = taken
+        return taken
+    }
+
+    /// Runs a method with the text its Core Spotlight queries may compare cut to what the request has left.
+    private func spotlight(
+        _ method: Method, on handler: RequestHandler, _ body: () throws(EntityIndexError) -> JSONValue
+    ) throws(EntityIndexError) -> JSONValue {
+        guard method == .spotlight || method == .userQuery else { return try body() }
+        let store = handler.store
+        let limit = store.maxSpotlightScanBytes
+        store.maxSpotlightScanBytes = max(0, spotlightRoom)
+        store.resetSpotlightScan()
+        defer {
+            spotlightRoom -= store.spotlightScannedBytes
+            store.maxSpotlightScanBytes = limit
+        }
+        return try body()
+    }
+
+    func idle() {}
+
+    /// Gives the reader back; a batch stays open for its client's next request.
+    func finish() {
+        if let reader { stores.returnReader(reader) }
+        reader = nil
+    }
+}
