@@ -28,7 +28,7 @@ _entityidx() {
         --type) COMPREPLY=($(compgen -W "$(_entityidx_types)" -- "$cur")); return ;;
         --direction) COMPREPLY=($(compgen -W "out in both" -- "$cur")); return ;;
         --matching) COMPREPLY=($(compgen -W "all frequency last" -- "$cur")); return ;;
-        --allow-origin|--client-state|--cursor|--domain|--expect-client-state|--fetch|--fields|--filter|--host|--idle-timeout|--limit|--max-body-bytes|--max-connections|--max-items|--max-line-bytes|--max-suggestions|--now|--port|--sort|--stemming|--within) return ;;
+        --allow-origin|--batch-timeout|--client-state|--cursor|--domain|--expect-client-state|--fetch|--fields|--filter|--host|--idle-timeout|--limit|--max-body-bytes|--max-connections|--max-held-bytes|--max-items|--max-line-bytes|--max-suggestions|--now|--port|--request-timeout|--sort|--stemming|--within) return ;;
     esac
     if [[ -z "$cmd" ]]; then
         COMPREPLY=($(compgen -W "ingest search complete get suggest all query related delete donate reindex state declare stats rebuild lint drill pipe mcp serve spotlight user-query types completions help --db --now --version --help" -- "$cur"))
@@ -55,7 +55,7 @@ _entityidx() {
         drill) opts="--restore --type --strict --db --now --json --help" ;;
         pipe) opts="--max-line-bytes --db --now --json --help" ;;
         mcp) opts="--allow-writes --db --now --json --help" ;;
-        serve) opts="--port --host --allow-writes --allow-origin --max-body-bytes --max-connections --idle-timeout --log --db --now --json --help" ;;
+        serve) opts="--port --host --allow-writes --allow-origin --max-body-bytes --max-connections --idle-timeout --request-timeout --batch-timeout --max-held-bytes --log --db --now --json --help" ;;
         spotlight) opts="--type --limit --fetch --fields --db --now --json --help" ;;
         user-query) opts="--max-items --max-suggestions --matching --fields --db --now --json --help" ;;
         types) opts="--db --now --json --help" ;;

@@ -224,6 +224,9 @@ _entityidx() {
                     '--max-body-bytes[the largest request body (default 67108864, 64 MiB)]:max-body-bytes:' \
                     '--max-connections[the most open connections (default 128)]:max-connections:' \
                     '--idle-timeout[seconds a connection may stay silent, and a request may take to arrive (default 30)]:idle-timeout:' \
+                    '--request-timeout[seconds a JSON-RPC or MCP request may run, waits included (default 60; 0\: no bound)]:request-timeout:' \
+                    '--batch-timeout[seconds a batch may go without a request before it is rolled back (default 30)]:batch-timeout:' \
+                    '--max-held-bytes[the most bytes of requests held at once across connections (default 268435456)]:max-held-bytes:' \
                     '--log[print a line per request on stderr\: method, path, status, bytes, time (never a body)]' \
                     '--db[the database file (default\: $ENTITYIDX_DB, else ./entityidx.sqlite)]:file:_files' \
                     '--now[fix the clock (ISO-8601 with a zone), for reproducible expiry and recency]:now:' \
