@@ -26,7 +26,9 @@ export interface EntityIndexPlugin {
   /** `IntentDonationManager.donate`. */
   donate(options: T.DonateParams): Promise<T.DonateResult>;
   /** `beginIndexBatch`. */
-  batchBegin(): Promise<T.Empty>;
+  batchBegin(): Promise<T.BatchBeginResult>;
+  /** Rolls the open batch back. */
+  batchAbort(): Promise<T.Empty>;
   /** `endIndexBatch(expectedClientState:newClientState:)`. */
   batchEnd(options: T.BatchEndParams): Promise<T.Empty>;
   /** `fetchLastClientState`. */
@@ -72,8 +74,9 @@ export class EntityIndexWeb implements EntityIndexPlugin {
     return (await this.client).userQuery<P>(options);
   }
   async donate(options: T.DonateParams): Promise<T.DonateResult> { return (await this.client).donate(options); }
-  async batchBegin(): Promise<T.Empty> { return (await this.client).batchBegin(); }
+  async batchBegin(): Promise<T.BatchBeginResult> { return (await this.client).batchBegin(); }
   async batchEnd(options: T.BatchEndParams): Promise<T.Empty> { return (await this.client).batchEnd(options); }
+  async batchAbort(): Promise<T.Empty> { return (await this.client).batchAbort(); }
   async state(): Promise<T.StateResult> { return (await this.client).state(); }
   async reindexPending(): Promise<T.ReindexPendingResult> { return (await this.client).reindexPending(); }
   async reindexAck(options: T.ReindexAckParams): Promise<T.Empty> { return (await this.client).reindexAck(options); }

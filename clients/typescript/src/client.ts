@@ -89,9 +89,11 @@ export class EntityIndexClient {
   /** Records an interaction with an entity. */
   donate(params: T.DonateParams): Promise<T.DonateResult> { return this.call("donate", params); }
   /** Starts a batch. */
-  batchBegin(): Promise<T.Empty> { return this.call("batch.begin", {}); }
+  batchBegin(): Promise<T.BatchBeginResult> { return this.call("batch.begin", {}); }
   /** Applies the batch with a new client state. */
   batchEnd(params: T.BatchEndParams): Promise<T.Empty> { return this.call("batch.end", params); }
+  /** Rolls the open batch back: nothing of it is applied. */
+  batchAbort(): Promise<T.Empty> { return this.call("batch.abort", {}); }
   /** The client state of the last batch. */
   state(): Promise<T.StateResult> { return this.call("state", {}); }
   /** Asks for entities to be pushed again. */

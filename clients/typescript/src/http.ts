@@ -25,7 +25,9 @@ export interface FetchResponse {
 }
 
 /**
- * `POST /rpc` of `entityidx serve`: one JSON-RPC request per call, the pipe's answers and errors. An HTTP refusal
+ * `POST /rpc` of `entityidx serve`: one JSON-RPC request per call, the pipe's answers and errors. A batch belongs to
+ * this client: `batch.begin` answers its id, which the client sends in the `Entityidx-Batch` header until
+ * `batch.end` or `batch.abort`; `close()` rolls an open batch back. An HTTP refusal
  * without a JSON-RPC answer (a foreign origin, a body past the bound) is an `EntityIndexError` with `data.code`
  * `http_error` and the status in `data.status`; a server that cannot be reached, `data.code` `unreachable`.
  */
@@ -35,6 +37,8 @@ export class HTTPTransport implements Transport {
   private readonly fetch: FetchFunction;
   private nextId = 0;
   private closed = false;
+  /** The id of this client's open batch. */
+  private batch: string | undefined;
 
   constructor(options: ConnectOptions) {
     const found = options.fetch ?? (globalThis as { fetch?: FetchFunction }).fetch;
@@ -58,10 +62,11 @@ export class HTTPTransport implements Transport {
     if (this.closed) throw new EntityIndexError(method, -32000, "the client is closed", { code: "closed" });
     const id = ++this.nextId;
     const body = `{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)},"params":${params}}`;
+    const headers = this.batch ? { ...this.headers, "Entityidx-Batch": this.batch } : this.headers;
     let status: number;
     let text: string;
     try {
-      const response = await this.fetch.call(globalThis, this.endpoint, { method: "POST", headers: this.headers, body });
+      const response = await this.fetch.call(globalThis, this.endpoint, { method: "POST", headers, body });
       status = response.status;
       text = await response.text();
     } catch (error) {
@@ -75,15 +80,33 @@ export class HTTPTransport implements Transport {
       const message = `entityidx serve answered ${status}: ${text.trim().slice(0, 200)}`;
       throw new EntityIndexError(method, -32000, message, { code: "http_error", status } as T.ErrorData);
     }
+    if (method === "batch.end" || method === "batch.abort") {
+      // Applied, refused or rolled back, the batch is over; only bad params leave it open.
+      const code = answer.error?.data?.code;
+      if (code !== "invalid_params" && code !== "limit_exceeded") this.batch = undefined;
+    }
     if (answer.error) {
       const { code, message, data } = answer.error;
       throw new EntityIndexError(method, code, message, data);
     }
+    if (method === "batch.begin") {
+      const batch = (answer.result as { batch?: unknown } | undefined)?.batch;
+      if (typeof batch === "string") this.batch = batch;
+    }
     return answer.result;
   }
 
-  close(): Promise<number | null> {
+  /** Ends the client; an open batch is rolled back first (nothing of it is applied). */
+  async close(): Promise<number | null> {
+    if (this.batch && !this.closed) {
+      try {
+        await this.request("batch.abort", "{}");
+      } catch {
+        // The server rolls it back after its batch timeout anyway.
+      }
+    }
+    this.batch = undefined;
     this.closed = true;
-    return Promise.resolve(null);
+    return null;
   }
 }

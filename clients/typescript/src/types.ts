@@ -325,6 +325,11 @@ export interface DonateResult {
   /** False when the entity does not exist. */
   counted?: boolean;
 }
+/** `batch.begin`'s result: over `serve`, the batch's id (the HTTP client sends it with the batch's requests). */
+export interface BatchBeginResult {
+  batch?: string;
+}
+
 export interface BatchEndParams {
   /** The new client state, at most 250 bytes. */
   clientState: string;
@@ -526,8 +531,9 @@ export interface Methods {
   related: { params: RelatedParams; result: RelatedResult };
   delete: { params: DeleteParams; result: DeleteResult };
   donate: { params: DonateParams; result: DonateResult };
-  "batch.begin": { params: Empty; result: Empty };
+  "batch.begin": { params: Empty; result: BatchBeginResult };
   "batch.end": { params: BatchEndParams; result: Empty };
+  "batch.abort": { params: Empty; result: Empty };
   state: { params: Empty; result: StateResult };
   "reindex.request": { params: ReindexRequestParams; result: ReindexRequestResult };
   "reindex.pending": { params: Empty; result: ReindexPendingResult };

@@ -61,7 +61,7 @@ test("every pipe method answers over HTTP, as through the pipe", async () => {
       assert.equal((await index.search({ query: "ada lo", highlight: true })).entities[0].highlights[0].text, "Ada");
       assert.equal((await index.get({ type: "order", ids: [1042] })).entities[0].lastUsedAt, "2026-03-01T10:00:00.000Z");
       assert.equal((await index.related({ type: "order", id: 1042 })).entities[0].id, "c1");
-      assert.deepEqual(await index.batchBegin(), {});
+      assert.match((await index.batchBegin()).batch, /^b-[0-9a-f]{32}$/);
       await index.ingest([{ type: "note", id: "n1", title: "In a batch" }]);
       assert.deepEqual(await index.batchEnd({ clientState: `v-${format}` }), {});
       assert.deepEqual(await index.state(), { clientState: `v-${format}` });
@@ -74,6 +74,31 @@ test("every pipe method answers over HTTP, as through the pipe", async () => {
       assert.equal(await index.close(), null);
       await assert.rejects(index.stats(), (e) => e.data.code === "closed");
     }
+  } finally {
+    assert.equal(await server.stop(), 143);
+  }
+});
+
+test("a batch belongs to its client: another client's writes are not in it, close() rolls it back", async () => {
+  const server = await serve();
+  const { EntityIndex } = require(compiled("index.js"));
+  try {
+    const a = await EntityIndex.connect({ url: server.url, token: server.token });
+    const b = await EntityIndex.connect({ url: server.url, token: server.token });
+    await a.batchBegin();
+    await a.ingest([{ type: "note", id: "a1", title: "In A's batch" }]);
+    // B reads beside A's open batch and does not see it; B's write waits for A's batch to end.
+    assert.deepEqual((await b.get({ type: "note", ids: ["a1"] })).entities, []);
+    const written = b.ingest([{ type: "note", id: "b1", title: "B's own" }]);
+    await assert.rejects(a.batchEnd({ clientState: "v2", expectedClientState: "v1" }), (e) => e.data.code === "mismatched_client_state");
+    assert.deepEqual(await written, { inserted: 1, updated: 0, unchanged: 0 });
+    assert.deepEqual((await b.get({ type: "note", ids: ["a1", "b1"] })).entities.map((e) => e.id), ["b1"]);
+    // close() with a batch open rolls it back and frees the lock for the next writer.
+    await a.batchBegin();
+    await a.ingest([{ type: "note", id: "a2", title: "Never applied" }]);
+    assert.equal(await a.close(), null);
+    assert.deepEqual(await b.ingest([{ type: "note", id: "b2", title: "After A closed" }]), { inserted: 1, updated: 0, unchanged: 0 });
+    assert.deepEqual((await b.get({ type: "note", ids: ["a2", "b2"] })).entities.map((e) => e.id), ["b2"]);
   } finally {
     assert.equal(await server.stop(), 143);
   }
