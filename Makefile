@@ -176,8 +176,9 @@ fuzz: deps
 # prints its figures).
 soak: build release
 	$(SWIFT) build --build-tests
-	ENTITYIDX_CRASH_ROUNDS=60 ENTITYIDX_SOAK_SECONDS=60 ENTITYIDX_HOSTILE_SOAK=1 ENTITYIDX_TEST_BINARY=$(BIN) $(SWIFT) test --skip-build \
-		--filter "CrashTests|ConcurrencyTests|HostileSoakTests"
+	ENTITYIDX_CRASH_ROUNDS=60 ENTITYIDX_SOAK_SECONDS=60 ENTITYIDX_SERVE_SOAK_SECONDS=180 ENTITYIDX_HOSTILE_SOAK=1 \
+		ENTITYIDX_TEST_BINARY=$(BIN) $(SWIFT) test --skip-build \
+		--filter "CrashTests|ConcurrencyTests|HostileSoakTests|ServeSoakTests"
 
 # The test suite under the address and thread sanitizers. (Leak reports are off: the test runners themselves leak
 # a few objects at exit; ICU objects are kept per thread for its lifetime on purpose.)

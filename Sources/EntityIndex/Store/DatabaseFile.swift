@@ -115,7 +115,13 @@ struct DatabaseFile {
 
     /// Creates the file, empty, readable by its owner only, when nothing is there; a symbolic link that points
     /// nowhere yet gets its target created the same way (the mode is 0600 however the path is reached).
+    ///
+    /// A file that exists is not opened: closing a descriptor of a file drops every POSIX lock this process holds
+    /// on it, so opening and closing the database while another connection of the process has it open would take
+    /// that connection's SQLite locks away (another process would then see no reader, and a second store would
+    /// break the first).
     static func createPrivate(_ path: String) {
+        guard Glibc.access(path, F_OK) != 0 else { return }
         let fd = open(path, O_RDONLY | O_CREAT | O_CLOEXEC, 0o600)
         if fd >= 0 { close(fd) }
     }
