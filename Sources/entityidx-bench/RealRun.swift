@@ -80,6 +80,7 @@ struct RealRun {
         }
         let pipeRate = try pipe.throughput(count: lines.count) { lines[$0] }
         let serveRate = try http.throughput(count: lines.count) { lines[$0] }
+        let serveLoad = try ServeLoadReport.run(binary: binary, records: records, queries: mix, work: work)
         let sections = sectionQueries(corpus)
         classes.append(try filterClass(sections, store: store, baseline: baseline, pipe: pipe))
         // Read after the searches: dbstat's walk of every page would otherwise leave the page caches warmed.
@@ -106,7 +107,7 @@ struct RealRun {
             peakMemoryMB: Double(peakKiB) / 1024, classes: classes + [all], cuts: cuts, tables: tables,
             baselineTables: baseTables, tantivy: peer,
             searchRates: (pipe: pipeRate, serve: serveRate, count: lines.count),
-            frequency: (pipe: frequencyPipe, inProcess: frequencyInProcess))
+            frequency: (pipe: frequencyPipe, inProcess: frequencyInProcess), serveLoad: serveLoad)
     }
 
     /// The sections of the property query, one per query.
@@ -160,6 +161,8 @@ struct RealReport {
     var searchRates: (pipe: Double, serve: Double, count: Int)? = nil
     /// The searches of every class again with `matching: frequency`: through the pipe and in process.
     var frequency: (pipe: Latency, inProcess: Latency)? = nil
+    /// Searches through serve while another client ingests through it.
+    var serveLoad: ServeLoadReport? = nil
 
     /// The variant of the package list: with long descriptions, or the short one alone.
     var withDescriptions: Bool { described > 0 }

@@ -106,6 +106,7 @@ extension Report {
                     "\nThroughput of the \(rates.count) searches, written ahead and answered in order: the pipe \(f(rates.pipe, 0)) "
                 md += "requests/s, serve \(f(rates.serve, 0)) requests/s (one connection, pipelined).\n"
             }
+            if let load = r.serveLoad { md += "\n" + load.text }
         }
         var dat = "# class pipe_p50 pipe_p99 baseline_p50 baseline_p99 tantivy_p50 tantivy_p99\n"
         for c in r.classes {

@@ -3,17 +3,31 @@ import Foundation
 /// Drives `entityidx serve` over one keep-alive connection, the way a browser's fetch would: `POST /rpc` with a
 /// JSON-RPC request, its whole response read back.
 final class ServeClient {
-    let process = Process()
+    /// The server this client started (nil for a client of another one's server).
+    let process: Process?
+    let port: Int
     let fd: Int32
+    /// Sent with each request (`Authorization`, for writes).
+    var headers = ""
     private var buffer: [UInt8] = []
     private var chunk = [UInt8](repeating: 0, count: 1 << 20)
 
-    init(binary: String, db: String) throws {
+    /// Starts `entityidx serve` on `db` and connects to it.
+    convenience init(binary: String, db: String, extra: [String] = [], token: String? = nil) throws {
+        let (process, port) = try Self.start(binary: binary, db: db, extra: extra, token: token)
+        try self.init(port: port, process: process)
+    }
+
+    /// Starts `entityidx serve` on `db`: the process and its port.
+    static func start(binary: String, db: String, extra: [String] = [], token: String? = nil) throws -> (Process, Int) {
+        let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         // The connection waits while the other sides run their loops: longer than serve's default 30 s of silence.
-        process.arguments = [
-            "--db", db, "--now", "2026-06-01T00:00:00Z", "serve", "--port", "0", "--idle-timeout", "86400",
-        ]
+        process.arguments =
+            [
+                "--db", db, "--now", "2026-06-01T00:00:00Z", "serve", "--port", "0", "--idle-timeout", "86400",
+            ] + extra
+        if let token { process.environment = ProcessInfo.processInfo.environment.merging(["ENTITYIDX_TOKEN": token]) { $1 } }
         let stdout = Pipe()
         process.standardOutput = stdout
         process.standardError = FileHandle.nullDevice
@@ -27,6 +41,13 @@ final class ServeClient {
         guard let port = text.split(separator: "\n").first?.split(separator: ":").last.flatMap({ Int($0) }) else {
             throw BenchError("entityidx serve printed \(text.debugDescription), not its address")
         }
+        return (process, port)
+    }
+
+    /// Connects to the server on `port` (started by `process`, stopped by `close`, when given).
+    init(port: Int, process: Process? = nil) throws {
+        self.process = process
+        self.port = port
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -42,9 +63,9 @@ final class ServeClient {
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
     }
 
-    static func request(_ body: String) -> [UInt8] {
+    static func request(_ body: String, headers: String = "") -> [UInt8] {
         Array(
-            "POST /rpc HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+            "POST /rpc HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\(headers)Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
                 .utf8)
     }
 
@@ -62,7 +83,7 @@ final class ServeClient {
     /// Sends one request and reads its response's body.
     @discardableResult
     func call(_ body: String) throws -> [UInt8] {
-        try write(Self.request(body))
+        try write(Self.request(body, headers: headers))
         return try readResponse()
     }
 
@@ -126,7 +147,7 @@ final class ServeClient {
 
     func close() {
         Foundation.close(fd)
-        process.terminate()
-        process.waitUntilExit()
+        process?.terminate()
+        process?.waitUntilExit()
     }
 }
