@@ -182,4 +182,52 @@ import Testing
         #expect(Client(after).ids(["kept", "dropped"]) == ["kept"])
         #expect(after.stop() == 143)
     }
+
+    @Test func requestsHeldInMemoryAreBoundedAcrossConnections() throws {
+        let server = try Self.server(["--max-held-bytes", "1048576"])
+        // Two unfinished bodies of 600 KB: the first is held, the second would pass the bound.
+        let first = server.connect()
+        let second = server.connect()
+        let head = "POST /rpc HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 700000\r\n\r\n"
+        let part = String(repeating: " ", count: 600_000)
+        first.send(head + part)
+        #expect(server.rpc(#"{"jsonrpc":"2.0","id":1,"method":"stats"}"#)?.status == 200)
+        second.send(head + part)
+        let refused = second.read()
+        #expect(refused?.status == 503)
+        #expect(refused?.header("Retry-After") == "1")
+        #expect(refused?.text.contains("1048576 bytes of requests") == true)
+        second.close()
+        // The held body still completes; the next request is served.
+        first.send(String(repeating: " ", count: 99_998) + "[]")
+        #expect(first.read()?.status == 200)
+        first.close()
+        #expect(server.rpc(#"{"jsonrpc":"2.0","id":1,"method":"stats"}"#)?.status == 200)
+        #expect(server.stop() == 143)
+    }
+
+    @Test func anIdleServerLetsGoOfAFileMovedOverItsPath() throws {
+        let dir = TestSupport.temporaryDirectory()
+        let other = dir + "/other.sqlite"
+        let made = try Binary.run(
+            ["--db", other, "--now", "2026-03-02T09:00:00Z", "ingest", "-"],
+            input: #"{"type":"order","id":"1","title":"in the other file"}"#)
+        #expect(made.status == 0, "\(made.stderr)")
+        let db = dir + "/index.sqlite"
+        try Binary.ingestSamples(into: db, now: "2026-03-02T09:00:00Z")
+        let server = try ServeProcess(db: db, extra: ["--allow-writes"])
+        let client = Client(server)
+        // The writer and a reader have the file open.
+        #expect(client.ingest("t", "task")["result"]?["inserted"] == 1)
+        #expect(client.call("search", #"{"query":"ada"}"#)["result"] != nil)
+        #expect(rename(other, db) == 0)
+        // A fresh command on the new file, with no request to serve meanwhile: serve lets go while idle.
+        let fresh = try Binary.run(["--db", db, "--now", "2026-03-02T09:00:00Z", "get", "--type", "order", "1", "--json"])
+        #expect(fresh.status == 0, "\(fresh.stderr)")
+        // Serve's first write after is refused (its earlier changes are in the file moved away), then it goes on.
+        #expect(client.ingest("u", "after")["error"]?["data"]?["code"] == "database_replaced")
+        #expect(client.ingest("v", "after")["result"]?["inserted"] == 1)
+        #expect(client.call("get", #"{"type":"order","ids":["1"]}"#)["result"]?["entities"]?.array?.count == 1)
+        #expect(server.stop() == 143)
+    }
 }
