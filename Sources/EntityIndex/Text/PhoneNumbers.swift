@@ -13,6 +13,9 @@ enum PhoneNumbers {
     static let minDigits = 8
     /// The most digits of an international number (E.164).
     static let maxDigits = 15
+    /// The most digits of a number written in groups that are also indexed joined: E.164's 15 and a trunk prefix of
+    /// up to two digits (Hungary's `06`). A longer run of groups is numbers one after another, not one number.
+    static let maxJoinedDigits = maxDigits + 2
 
     /// An international number's national forms.
     struct National: Equatable {

@@ -1,26 +1,35 @@
 extension TextAnalyzer {
     // MARK: - Numbers written in groups
 
+    /// The fewest digits of a number's joined forms: fewer would join the groups of dates, sizes and versions.
+    static let minJoinedDigits = 6
+
     /// Appends the joined forms of a run of numbers (`number`, words of digits with only phone separators between
     /// them, in the text `utf8`) to the terms and codes of a text.
     ///
-    /// Each run of two groups or more that ends the number, longest last, when it has at least six digits:
-    /// `030 1234 567` → `1234567`, `0301234567` (a number is typed from its start, or without its area or country
-    /// code). An international number (a `+` before its first digit, see `PhoneNumbers`) is also indexed in its
-    /// national form (`+49 30 1234567` → `030`, `0301234567`), which is how the same number is written and typed
-    /// inside its country.
+    /// Each run of two groups or more that ends the number, longest last, when it has `minJoinedDigits` to
+    /// `PhoneNumbers.maxJoinedDigits` digits: `030 1234 567` → `1234567`, `0301234567` (a number is typed from its
+    /// start, or without its area or country code). A longer run (a size table, a list of years, numbers one after
+    /// another) yields its groups and the joined forms of its end only, at most 16 terms of at most 17 digits, so
+    /// that a text costs terms linear in its length: joining every suffix of a run of n groups was n terms of up to
+    /// the whole run each (`1 2 … 8000` made 127 MB of terms). An international number (a `+` before its first
+    /// digit, see `PhoneNumbers`) is also indexed in its national form (`+49 30 1234567` → `030`, `0301234567`),
+    /// which is how the same number is written and typed inside its country.
     static func appendNumberTerms(_ number: [Word], in utf8: [UInt8], terms: inout [String], codes: inout [String]) {
         guard let first = number.first else { return }
         var emitted = Set<String>()
         var suffix = number.last!.tokens.map(\.text).joined()
         for word in number.dropLast().reversed() {
             suffix = word.tokens.map(\.text).joined() + suffix
-            guard suffix.utf8.count >= 6 else { continue }
+            // Normalized digits are ASCII: a byte is a digit.
+            if suffix.utf8.count > PhoneNumbers.maxJoinedDigits { break }
+            guard suffix.utf8.count >= minJoinedDigits else { continue }
             terms.append(suffix)
             codes.append(suffix)
             emitted.insert(suffix)
         }
-        guard first.start > 0, utf8[first.start - 1] == 0x2B else { return }
+        // Each word has a digit: a run of more words than `PhoneNumbers.maxDigits` is no international number.
+        guard first.start > 0, utf8[first.start - 1] == 0x2B, number.count <= PhoneNumbers.maxDigits else { return }
         let groups = number.flatMap { $0.tokens.map(\.text) }
         guard groups.joined().utf8.count >= PhoneNumbers.minDigits, let national = PhoneNumbers.national(groups)
         else { return }

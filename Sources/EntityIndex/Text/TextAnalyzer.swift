@@ -41,7 +41,7 @@ public enum Word: Sendable, Equatable {
 /// Bump `version` whenever the output of any step changes: opening a database indexed with another version rebuilds
 /// its normalized text.
 public enum TextAnalyzer {
-    public static let version = 11
+    public static let version = 12
 
     /// Characters that join two tokens into a compound when they stand alone between them.
     static let connectors: Set<Unicode.Scalar> = [
