@@ -70,19 +70,44 @@ import Testing
         #expect(codes.allSatisfy { $0.utf8.count <= PhoneNumbers.maxJoinedDigits })
     }
 
-    @Test func aRecordOfPhoneNumbersIsFoundByThem() throws {
+    @Test(
+        "a plus starts the next number",
+        arguments: [
+            (
+                "+49 30 1234567 +49 30 7654321",
+                "49 30 1234567 301234567 49301234567 030 0301234567 49 30 7654321 307654321 49307654321 030 0307654321"
+            ),
+            (
+                "tel. +1 415 555 0100/+1 415 555 0199",
+                "tel 1 415 555 0100 5550100 4155550100 14155550100 1 415 555 0199 5550199 4155550199 14155550199"
+            ),
+        ])
+    func aPlusStartsTheNextNumber(_ text: String, _ expected: String) {
+        #expect(TextAnalyzer.indexText(text) == expected)
+    }
+
+    @Test func recordsOfPhoneNumbersAreFoundByThem() throws {
         let store = try TestSupport.store()
-        let list = Self.numbers(4_000, phones: true)
+        let international = (0..<2_000).map { "+49 30 \(1_234_000 + $0)" }.joined(separator: " ")
         _ = try store.ingest([
-            TestSupport.record("note", "list", "Switchboard", [("description", .string(list))]),
+            TestSupport.record(
+                "note", "list", "Switchboard", [("description", .string(Self.numbers(4_000, phones: true)))]),
+            TestSupport.record("note", "international", "Berlin", [("properties", ["phones": .string(international)])]),
             TestSupport.record("contact", "other", "Bob", [("subtitle", "+33 1 23 45 67 89")]),
         ])
         func ids(_ query: String) throws -> [String] {
             try store.search(SearchRequest(query: query, limit: 10)).map(\.key.id)
         }
-        // A number in the middle, typed as written or in groups; the last one, typed joined.
-        for query in ["+1 415 555 2000", "415 555 2000", "06 12 20 01 78", "+1 415 555 2000 ", "0612399978"] {
+        // A number in the middle typed as written or in groups; a national number that ends a run (the one after an
+        // international number, the last one) typed joined.
+        for query in [
+            "+1 415 555 2000", "415 555 2000", "06 12 20 01 78", "+1 415 555 2000 ", "0612200178", "0612399978",
+        ] {
             #expect(try ids(query) == ["list"], "\(query)")
+        }
+        // Each number of a list of international ones, in every form.
+        for query in ["+49 30 1235000", "+49301235000", "(030) 1235000", "0301235000", "301235000", "49301235000"] {
+            #expect(try ids(query) == ["international"], "\(query)")
         }
         #expect(try ids("+33 1 23 45 67 89") == ["other"])
         #expect(try ids("0123456789") == ["other"])

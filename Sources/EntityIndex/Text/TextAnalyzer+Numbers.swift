@@ -4,8 +4,8 @@ extension TextAnalyzer {
     /// The fewest digits of a number's joined forms: fewer would join the groups of dates, sizes and versions.
     static let minJoinedDigits = 6
 
-    /// Appends the joined forms of a run of numbers (`number`, words of digits with only phone separators between
-    /// them, in the text `utf8`) to the terms and codes of a text.
+    /// Appends the joined forms of a run of numbers (`number`, words of digits that each continue the one before,
+    /// see `continuesNumber`, in the text `utf8`) to the terms and codes of a text.
     ///
     /// Each run of two groups or more that ends the number, longest last, when it has `minJoinedDigits` to
     /// `PhoneNumbers.maxJoinedDigits` digits: `030 1234 567` → `1234567`, `0301234567` (a number is typed from its
@@ -40,9 +40,12 @@ extension TextAnalyzer {
         }
     }
 
-    /// True when only what separates the groups of a phone number stands between two offsets.
-    static func onlyPhoneSeparators(_ utf8: [UInt8], _ from: Int, _ to: Int) -> Bool {
+    /// True when the text between two offsets continues a number written in groups: only what separates the groups
+    /// of a phone number (spaces, brackets, dashes, dots, slashes), or nothing. A `+` starts the next number instead,
+    /// so that each number of a list of international ones (`+1 415 555 0100 +1 415 555 0199`) is read, and joined,
+    /// on its own.
+    static func continuesNumber(_ utf8: [UInt8], _ from: Int, _ to: Int) -> Bool {
         guard to > from, to - from <= 4 else { return to == from }
-        return utf8[from..<to].allSatisfy { " ()-./+".utf8.contains($0) }
+        return utf8[from..<to].allSatisfy { " ()-./".utf8.contains($0) }
     }
 }

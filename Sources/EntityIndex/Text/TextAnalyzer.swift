@@ -229,7 +229,7 @@ public enum TextAnalyzer {
     /// trigram index that finds a fragment inside one.
     ///
     /// Two joins are added for what people type without the spaces a record has: a run of numbers written with
-    /// spaces, brackets, dashes, dots, slashes or a plus between them (`030 1234 567`) also yields its digits
+    /// spaces, brackets, dashes, dots or slashes between them (`030 1234 567`) also yields its digits
     /// together (`appendNumberTerms`); and two short CJK runs with only a space between them (`山田 太郎`) are also
     /// indexed as one run (`山田太郎`).
     public static func indexTerms(_ text: String, codes: inout [String]) -> [String] {
@@ -244,7 +244,7 @@ public enum TextAnalyzer {
         for (index, word) in all.enumerated() {
             let isNumber =
                 word.tokens.allSatisfy { $0.hasDigit && !$0.hasLetter } && !word.tokens.contains(where: \.isCJK)
-            if !isNumber || (number.last.map { !onlyPhoneSeparators(utf8, $0.end, word.start) } ?? false) {
+            if !isNumber || (number.last.map { !continuesNumber(utf8, $0.end, word.start) } ?? false) {
                 endNumber()
             }
             appendIndexTerms(word, in: utf8, to: &terms)
