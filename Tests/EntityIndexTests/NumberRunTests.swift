@@ -71,7 +71,7 @@ import Testing
     }
 
     @Test(
-        "a plus starts the next number",
+        "a plus after a separator starts the next number",
         arguments: [
             (
                 "+49 30 1234567 +49 30 7654321",
@@ -81,8 +81,9 @@ import Testing
                 "tel. +1 415 555 0100/+1 415 555 0199",
                 "tel 1 415 555 0100 5550100 4155550100 14155550100 1 415 555 0199 5550199 4155550199 14155550199"
             ),
+            ("1.9+20221223184417-1", "1 9 19 20221223184417 1 202212231844171 19202212231844171"),  // a version
         ])
-    func aPlusStartsTheNextNumber(_ text: String, _ expected: String) {
+    func aPlusAfterASeparatorStartsTheNextNumber(_ text: String, _ expected: String) {
         #expect(TextAnalyzer.indexText(text) == expected)
     }
 

@@ -41,11 +41,14 @@ extension TextAnalyzer {
     }
 
     /// True when the text between two offsets continues a number written in groups: only what separates the groups
-    /// of a phone number (spaces, brackets, dashes, dots, slashes), or nothing. A `+` starts the next number instead,
-    /// so that each number of a list of international ones (`+1 415 555 0100 +1 415 555 0199`) is read, and joined,
-    /// on its own.
+    /// of a phone number (spaces, brackets, dashes, dots, slashes), or nothing. A `+` after one of those starts the
+    /// next number instead, so that each number of a list of international ones (`+1 415 555 0100 +1 415 555 0199`)
+    /// is read, and joined, on its own; a `+` right after a digit still joins (`1.9+20221223`, a version, is not a
+    /// number followed by an international one).
     static func continuesNumber(_ utf8: [UInt8], _ from: Int, _ to: Int) -> Bool {
         guard to > from, to - from <= 4 else { return to == from }
-        return utf8[from..<to].allSatisfy { " ()-./".utf8.contains($0) }
+        return utf8[from..<to].indices.allSatisfy { i in
+            " ()-./".utf8.contains(utf8[i]) || (utf8[i] == 0x2B && i == from)
+        }
     }
 }
