@@ -25,7 +25,7 @@ extension SearchQuery {
             guard isNumber(words[i]), start > 0, utf8[start - 1] == 0x2B else { i += 1; continue }
             var end = i + 1
             while end < min(words.count, Self.maxTerms), isNumber(words[end]),
-                TextAnalyzer.onlyPhoneSeparators(utf8, words[end - 1].end, words[end].start)
+                TextAnalyzer.continuesNumber(utf8, words[end - 1].end, words[end].start)
             {
                 end += 1
             }

@@ -1,18 +1,21 @@
 /// Phone numbers written with a `+` and a country calling code, and their national form.
 ///
-/// A number is a run of groups of digits separated by spaces, brackets, dashes, dots or slashes (what
-/// `TextAnalyzer.indexTerms` reads as one number); it is international when a `+` stands right before its first
-/// digit, its digits (calling code included) are `minDigits` to `maxDigits` (E.164's longest), and they start with a
-/// calling code of `trunkPrefixes` (generated from libphonenumber's metadata by scripts/phone-codes.py). Its national
-/// form is the country's trunk prefix followed by the rest: `+49 30 1234567` → `0301234567`, `+44 20 7946 0958` →
-/// `02079460958`, and for countries that write no prefix nationally the rest alone: `+1 415 555 0100` →
-/// `4155550100`, `+39 06 1234 5678` → `0612345678`. A trunk prefix written in brackets after the calling code
-/// (`+49 (0)30 …`) is left out of the rest.
+/// A number is a run of groups of digits separated by spaces, brackets, dashes, dots or slashes, up to the next `+`
+/// (what `TextAnalyzer.indexTerms` reads as one number); it is international when a `+` stands right before its
+/// first digit, its digits (calling code included) are `minDigits` to `maxDigits` (E.164's longest), and they start
+/// with a calling code of `trunkPrefixes` (generated from libphonenumber's metadata by scripts/phone-codes.py). Its
+/// national form is the country's trunk prefix followed by the rest: `+49 30 1234567` → `0301234567`,
+/// `+44 20 7946 0958` → `02079460958`, and for countries that write no prefix nationally the rest alone:
+/// `+1 415 555 0100` → `4155550100`, `+39 06 1234 5678` → `0612345678`. A trunk prefix written in brackets after the
+/// calling code (`+49 (0)30 …`) is left out of the rest.
 enum PhoneNumbers {
     /// The fewest digits of an international number in a record, its calling code included.
     static let minDigits = 8
     /// The most digits of an international number (E.164).
     static let maxDigits = 15
+    /// The most digits of a number written in groups that are also indexed joined: E.164's 15 and a trunk prefix of
+    /// up to two digits (Hungary's `06`). A longer run of groups is numbers one after another, not one number.
+    static let maxJoinedDigits = maxDigits + 2
 
     /// An international number's national forms.
     struct National: Equatable {

@@ -41,7 +41,7 @@ public enum Word: Sendable, Equatable {
 /// Bump `version` whenever the output of any step changes: opening a database indexed with another version rebuilds
 /// its normalized text.
 public enum TextAnalyzer {
-    public static let version = 11
+    public static let version = 12
 
     /// Characters that join two tokens into a compound when they stand alone between them.
     static let connectors: Set<Unicode.Scalar> = [
@@ -229,45 +229,22 @@ public enum TextAnalyzer {
     /// trigram index that finds a fragment inside one.
     ///
     /// Two joins are added for what people type without the spaces a record has: a run of numbers written with
-    /// spaces, brackets, dashes, dots, slashes or a plus between them (`030 1234 567`) also yields its digits
-    /// together, from each group of two or more that ends it (`1234567`, `0301234567`: terms and codes, when at
-    /// least six digits); and two short CJK runs with only a space between them
-    /// (`山田 太郎`) are also indexed as one run (`山田太郎`).
+    /// spaces, brackets, dashes, dots or slashes between them (`030 1234 567`) also yields its digits
+    /// together (`appendNumberTerms`); and two short CJK runs with only a space between them (`山田 太郎`) are also
+    /// indexed as one run (`山田太郎`).
     public static func indexTerms(_ text: String, codes: inout [String]) -> [String] {
         var terms: [String] = []
         let all = words(text, document: true)
         let utf8 = Array(text.utf8)
         var number: [Word] = []  // the current run of numbers
         func endNumber() {
-            defer { number.removeAll() }
-            guard let first = number.first else { return }
-            var emitted = Set<String>()
-            // Each run of two groups or more that ends the number, longest last: `030 1234 567` → `1234567`,
-            // `0301234567` (a number is typed from its start, or without its area or country code).
-            var suffix = number.last!.tokens.map(\.text).joined()
-            for word in number.dropLast().reversed() {
-                suffix = word.tokens.map(\.text).joined() + suffix
-                guard suffix.utf8.count >= 6 else { continue }
-                terms.append(suffix)
-                codes.append(suffix)
-                emitted.insert(suffix)
-            }
-            // An international number is also indexed in its national form (`+49 30 1234567` → `030`,
-            // `0301234567`), which is how the same number is written and typed inside its country.
-            guard first.start > 0, utf8[first.start - 1] == 0x2B else { return }
-            let groups = number.flatMap { $0.tokens.map(\.text) }
-            guard groups.joined().utf8.count >= PhoneNumbers.minDigits, let national = PhoneNumbers.national(groups)
-            else { return }
-            if let group = national.firstGroup, !groups.contains(group) { terms.append(group) }
-            if !emitted.contains(national.digits), !terms.suffix(4 * number.count + 8).contains(national.digits) {
-                terms.append(national.digits)
-                codes.append(national.digits)
-            }
+            appendNumberTerms(number, in: utf8, terms: &terms, codes: &codes)
+            number.removeAll()
         }
         for (index, word) in all.enumerated() {
             let isNumber =
                 word.tokens.allSatisfy { $0.hasDigit && !$0.hasLetter } && !word.tokens.contains(where: \.isCJK)
-            if !isNumber || (number.last.map { !onlyPhoneSeparators(utf8, $0.end, word.start) } ?? false) {
+            if !isNumber || (number.last.map { !continuesNumber(utf8, $0.end, word.start) } ?? false) {
                 endNumber()
             }
             appendIndexTerms(word, in: utf8, to: &terms)
@@ -294,12 +271,6 @@ public enum TextAnalyzer {
         guard to > from, to - from <= 6 else { return false }
         let scalars = String(decoding: utf8[from..<to], as: UTF8.self).unicodeScalars
         return scalars.count <= 2 && scalars.allSatisfy { $0 == " " || $0 == "\u{3000}" || $0 == "\u{A0}" }
-    }
-
-    /// True when only what separates the groups of a phone number stands between two offsets.
-    static func onlyPhoneSeparators(_ utf8: [UInt8], _ from: Int, _ to: Int) -> Bool {
-        guard to > from, to - from <= 4 else { return to == from }
-        return utf8[from..<to].allSatisfy { " ()-./+".utf8.contains($0) }
     }
 
     /// The normalized column text: the index terms separated by spaces.
