@@ -114,13 +114,22 @@ final class ServeRunner: MethodRunner {
         guard method == .spotlight || method == .userQuery else { return try body() }
         let store = handler.store
         let limit = store.maxSpotlightScanBytes
-        store.maxSpotlightScanBytes = max(0, spotlightRoom)
+        let room = max(0, spotlightRoom)
+        store.maxSpotlightScanBytes = room
         store.resetSpotlightScan()
         defer {
             spotlightRoom -= store.spotlightScannedBytes
             store.maxSpotlightScanBytes = limit
         }
-        return try body()
+        do {
+            return try body()
+        } catch where error.code == .resourceExhausted && room < limit {
+            // Past the room the request's earlier queries left: say so, not "the most one query may read".
+            throw EntityIndexError(
+                .resourceExhausted,
+                "the Core Spotlight queries of this request compare more than \(limit >> 20) MiB of text together (the most one request may read; this query had \(room >> 20) MiB left of it): send the queries in separate requests, or narrow them (whole values, prefixes, words the full-text index finds)",
+                cause: error)
+        }
     }
 
     func idle() {}
