@@ -64,12 +64,7 @@ struct ServeCommand: Command {
     }
 
     static func isOrigin(_ text: String) -> Bool {
-        if text == "null" { return true }
-        let lowered = text.lowercased()
-        guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://"),
-            let authority = WebServer.authority(of: text)
-        else { return false }
-        return text.hasSuffix(authority)
+        text == "null" || HTTPOrigin(text)?.isWeb == true
     }
 
     static func isLoopback(_ host: String) -> Bool {
