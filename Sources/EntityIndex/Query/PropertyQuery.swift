@@ -102,7 +102,7 @@ extension EntityStore {
             guard let n = Int(cursor), n >= 0, String(n) == cursor else {
                 throw EntityIndexError(
                     .invalidParams,
-                    "query: parameter \"cursor\" must be the nextCursor of a previous page, got \"\(cursor.prefix(40))\""
+                    "query: parameter \"cursor\" must be the nextCursor of a previous page, got \(Quoting.quoted(cursor))"
                 )
             }
             offset = n
@@ -131,7 +131,7 @@ extension EntityStore {
                 if let declared = info.declaration, !declared.sortable {
                     throw EntityIndexError(
                         .invalidParams,
-                        "property \"\(key.property)\" of type \(TypeUnion.describe(info.declaringTypes)) is declared not sortable"
+                        "property \(Quoting.quoted(key.property)) of type \(TypeUnion.describe(info.declaringTypes)) is declared not sortable"
                     )
                 }
                 sortInfo.append(info)
@@ -247,7 +247,7 @@ extension EntityStore {
             if let first = declaration, first != declared {
                 throw EntityIndexError(
                     .invalidParams,
-                    "property \"\(name)\" is declared \(first.kind.rawValue)\(first.sortable ? "" : ", not sortable,") in type \(declaringTypes[0]) and \(declared.kind.rawValue)\(declared.sortable ? "" : ", not sortable,") in type \(type): query these types one at a time"
+                    "property \(Quoting.quoted(name)) is declared \(first.kind.rawValue)\(first.sortable ? "" : ", not sortable,") in type \(declaringTypes[0]) and \(declared.kind.rawValue)\(declared.sortable ? "" : ", not sortable,") in type \(type): query these types one at a time"
                 )
             }
             declaration = declared
@@ -263,8 +263,8 @@ extension EntityStore {
             let scope =
                 types.isEmpty
                 ? "any entity" : "entities of type\(types.count > 1 ? "s" : "") \(TypeUnion.describe(types))"
-            var message = "unknown property \"\(name)\": no \(scope) has it"
-            if !known.isEmpty { message += " (known: \(known.joined(separator: ", ")))" }
+            var message = "unknown property \(Quoting.quoted(name)): no \(scope) has it"
+            if !known.isEmpty { message += " (known: \(Quoting.names(known)))" }
             throw EntityIndexError(.invalidParams, message)
         }
         if declaration?.kind == .strings { multi = true }
@@ -308,7 +308,7 @@ extension EntityStore {
     func compile(_ filter: PropertyFilter, info: PropertyInfo, style: FilterStyle) throws -> SQLFragment {
         let name = filter.property
         func invalid(_ text: String) -> EntityIndexError {
-            EntityIndexError(.invalidParams, "filter on \"\(name)\" (\(filter.op.rawValue)): \(text)")
+            EntityIndexError(.invalidParams, "filter on \(Quoting.quoted(name)) (\(filter.op.rawValue)): \(text)")
         }
         /// A comparison on one value row, as (SQL, arguments).
         func operand(_ value: JSONValue) throws -> (column: String, value: SQLValue) {
@@ -327,7 +327,7 @@ extension EntityStore {
                 if info.kinds.contains("date") || info.declaration?.kind == .date {
                     if let ms = Timestamp.parse(s) { return ("num", .real(Double(ms))) }
                     if info.declaration?.kind == .date || !info.kinds.contains("string") {
-                        throw invalid("\"\(s.prefix(40))\" is not an ISO-8601 date-time with a zone")
+                        throw invalid("\(Quoting.quoted(s)) is not an ISO-8601 date-time with a zone")
                     }
                 }
                 if info.isNumeric, info.declaration?.kind != .date {

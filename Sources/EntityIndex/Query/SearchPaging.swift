@@ -66,7 +66,7 @@ struct SearchCursor: Equatable {
         else {
             throw EntityIndexError(
                 .invalidParams,
-                "search: parameter \"cursor\" must be the nextCursor of a previous page, got \"\(text.prefix(40))\"")
+                "search: parameter \"cursor\" must be the nextCursor of a previous page, got \(Quoting.quoted(text))")
         }
         guard fingerprint == Self.fingerprint(request) else {
             throw EntityIndexError(

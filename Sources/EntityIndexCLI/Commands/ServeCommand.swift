@@ -2,6 +2,7 @@ import EntityIndex
 import EntityIndexPipe
 import EntityIndexServe
 import HTTP
+import JSON
 
 /// `entityidx serve`: the pipe and MCP over HTTP on loopback, and the preview page.
 struct ServeCommand: Command {
@@ -54,7 +55,7 @@ struct ServeCommand: Command {
         origins = arguments.all("allow-origin")
         for origin in origins where !Self.isOrigin(origin) {
             throw UsageError(
-                "--allow-origin must be an origin as a browser sends it, scheme://host[:port] without a path (or null), got \"\(origin)\"",
+                "--allow-origin must be an origin as a browser sends it, scheme://host[:port] without a path (or null), got \(Quoting.quoted(origin))",
                 usage: usage)
         }
         maxBodyBytes = try arguments.int("max-body-bytes", range: 1024...(1 << 30), usage: usage) ?? (64 << 20)
