@@ -9,6 +9,11 @@ extension EntityStore {
     enum FilterStyle { case collect, lookup, bound }
 
     /// Compiles filters into a condition on `e.rowid`.
+    ///
+    /// A negated filter (`ne`, `notContains`) holds for an entity that has the property, with a value that is not
+    /// null, and no value that meets the comparison. The first half is written once for each property, however many
+    /// negated filters name it: `has AND (none₁ AND none₂ …)` (`OR` between them in mode or), which is the same
+    /// condition, so that 32 `ne` on one property read the entities holding it once, not 32 times.
     func compileFilters(
         _ filters: [PropertyFilter], types: [String], mode: PropertyQueryRequest.Mode,
         style: FilterStyle = .lookup
@@ -25,19 +30,116 @@ extension EntityStore {
                 )
             }
         }
-        var parts: [String] = []
-        var arguments: [SQLValue] = []
-        for filter in filters {
-            let f = try compile(filter, info: try propertyInfo(types: types, name: filter.property), style: style)
-            parts.append("(" + f.sql + ")")
-            arguments += f.arguments
+        // In the filters' order: a filter's condition, or the place of a property's negated filters (at its first).
+        enum Part {
+            case filter(SQLFragment)
+            case negated(property: String)
         }
-        return SQLFragment(
-            sql: parts.isEmpty ? "" : "(" + parts.joined(separator: mode == .and ? " AND " : " OR ") + ")",
-            arguments: arguments)
+        var parts: [Part] = []
+        var nones: [String: [SQLFragment]] = [:]
+        var infos: [String: PropertyInfo] = [:]
+        for filter in filters {
+            let info = try infos[filter.property] ?? propertyInfo(types: types, name: filter.property)
+            infos[filter.property] = info
+            let comparison = try self.comparison(filter, info: info)
+            if comparison.negated {
+                if nones[filter.property] == nil { parts.append(.negated(property: filter.property)) }
+                nones[filter.property, default: []].append(Self.none(comparison, style: style))
+            } else {
+                parts.append(.filter(Self.some(comparison, style: style)))
+            }
+        }
+        let joiner = mode == .and ? " AND " : " OR "
+        var sql: [String] = []
+        var arguments: [SQLValue] = []
+        for part in parts {
+            switch part {
+            case .filter(let f):
+                sql.append("(" + f.sql + ")")
+                arguments += f.arguments
+            case .negated(let property):
+                let has = Self.holding(property, style: style), list = nones[property] ?? []
+                sql.append("(" + has.sql + " AND (" + list.map(\.sql).joined(separator: joiner) + "))")
+                arguments += has.arguments + list.flatMap(\.arguments)
+            }
+        }
+        return SQLFragment(sql: sql.isEmpty ? "" : "(" + sql.joined(separator: joiner) + ")", arguments: arguments)
     }
 
+    /// One filter as a condition: `some` of its comparison, or for a negated filter `holding AND none`; for
+    /// `bound`, the comparison alone on the row `s`.
     func compile(_ filter: PropertyFilter, info: PropertyInfo, style: FilterStyle) throws -> SQLFragment {
+        let c = try comparison(filter, info: info)
+        if style == .bound {
+            return SQLFragment(sql: c.condition.replacingAll("p.", "s."), arguments: Array(c.arguments.dropFirst()))
+        }
+        guard c.negated else { return Self.some(c, style: style) }
+        let has = Self.holding(filter.property, style: style), none = Self.none(c, style: style)
+        return SQLFragment(sql: has.sql + " AND " + none.sql, arguments: has.arguments + none.arguments)
+    }
+
+    // MARK: - Comparisons
+
+    /// What a filter compares, before it is written for a style: a condition on a row `p` of the property table, its
+    /// arguments (the property's name first), and whether the filter holds when no value meets it.
+    struct Comparison {
+        let condition: String
+        var arguments: [SQLValue]
+        var negated: Bool
+    }
+
+    /// The rows of one property: `p.name = ?` with the property's name as its argument.
+    static let propertyRows = "SELECT p.entity FROM property p WHERE p.name = \(propertyName)"
+
+    /// The entities with a value that meets the comparison.
+    static func some(_ c: Comparison, style: FilterStyle) -> SQLFragment {
+        switch style {
+        case .collect: SQLFragment(sql: "e.rowid IN (\(propertyRows) AND \(c.condition))", arguments: c.arguments)
+        case .lookup, .bound:
+            SQLFragment(
+                sql: "EXISTS (\(propertyRows) AND p.entity = e.rowid AND \(lookupCondition(c.condition)))",
+                arguments: c.arguments)
+        }
+    }
+
+    /// The entities with no value that meets the comparison.
+    static func none(_ c: Comparison, style: FilterStyle) -> SQLFragment {
+        switch style {
+        case .collect: SQLFragment(sql: "e.rowid NOT IN (\(propertyRows) AND \(c.condition))", arguments: c.arguments)
+        case .lookup, .bound:
+            SQLFragment(
+                sql: "NOT EXISTS (\(propertyRows) AND p.entity = e.rowid AND \(lookupCondition(c.condition)))",
+                arguments: c.arguments)
+        }
+    }
+
+    /// The entities that have a value of `property` that is not null.
+    ///
+    /// A value that is not null has a number or a text (a boolean has both), so that the entities holding one are
+    /// read from the two value indexes, the property's rows alone, rather than by a pass over every property row
+    /// (`kind` has no index).
+    static func holding(_ property: String, style: FilterStyle) -> SQLFragment {
+        switch style {
+        case .collect:
+            SQLFragment(
+                sql:
+                    "e.rowid IN (\(propertyRows) AND p.num IS NOT NULL UNION ALL \(propertyRows) AND p.text IS NOT NULL)",
+                arguments: [.text(property), .text(property)])
+        case .lookup, .bound:
+            SQLFragment(
+                sql: "EXISTS (\(propertyRows) AND p.entity = e.rowid AND p.kind != \(PropertyKind.sql("null")))",
+                arguments: [.text(property)])
+        }
+    }
+
+    /// A comparison for a lookup by entity: unary `+` keeps SQLite from scanning a value index per entity, so that
+    /// the lookup uses the primary key.
+    static func lookupCondition(_ condition: String) -> String {
+        condition.replacingAll("p.num", "+p.num").replacingAll("p.text", "+p.text")
+    }
+
+    /// The comparison of one filter, checked against what the property holds.
+    func comparison(_ filter: PropertyFilter, info: PropertyInfo) throws -> Comparison {
         let name = filter.property
         func invalid(_ text: String) -> EntityIndexError {
             EntityIndexError(.invalidParams, "filter on \(Quoting.quoted(name)) (\(filter.op.rawValue)): \(text)")
@@ -70,9 +172,8 @@ extension EntityStore {
                 throw invalid("the value must be a string, number or boolean, got \(value.typeName)")
             }
         }
-        let base = "SELECT p.entity FROM property p WHERE p.name = \(Self.propertyName)"
         var args: [SQLValue] = [.text(name)]
-        var condition: String
+        let condition: String
         var negate = false
         switch filter.op {
         case .eq, .ne, .lt, .le, .gt, .ge:
@@ -108,27 +209,6 @@ extension EntityStore {
             condition = filter.op == .hasPrefix ? "substr(p.text, 1, length(?)) = ?" : "substr(p.text, -length(?)) = ?"
             args += [.text(key), .text(key)]
         }
-        if style == .lookup {
-            // Unary + keeps SQLite from scanning a value index per entity: the lookup must use the primary key.
-            condition = condition.replacingAll("p.num", "+p.num").replacingAll("p.text", "+p.text")
-        }
-        switch (style, negate) {
-        case (.collect, false):
-            return SQLFragment(sql: "e.rowid IN (\(base) AND \(condition))", arguments: args)
-        case (.collect, true):
-            return SQLFragment(
-                sql:
-                    "e.rowid IN (\(base) AND p.kind != \(PropertyKind.sql("null"))) AND e.rowid NOT IN (\(base) AND \(condition))",
-                arguments: [.text(name)] + args)
-        case (.lookup, false):
-            return SQLFragment(sql: "EXISTS (\(base) AND p.entity = e.rowid AND \(condition))", arguments: args)
-        case (.bound, _):
-            return SQLFragment(sql: condition.replacingAll("p.", "s."), arguments: Array(args.dropFirst()))
-        case (.lookup, true):
-            return SQLFragment(
-                sql:
-                    "EXISTS (\(base) AND p.entity = e.rowid AND p.kind != \(PropertyKind.sql("null"))) AND NOT EXISTS (\(base) AND p.entity = e.rowid AND \(condition))",
-                arguments: [.text(name)] + args)
-        }
+        return Comparison(condition: condition, arguments: args, negated: negate)
     }
 }
