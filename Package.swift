@@ -23,8 +23,9 @@ let package = Package(
         // JSON-RPC 2.0 over any transport: framing, envelope, batches, response bounds, memory checks, errors.
         .target(name: "JSONRPC", dependencies: ["CEntityIdx", "EntityIndex", "JSON"]),
         .target(name: "EntityIndexPipe", dependencies: ["EntityIndex", "JSON", "JSONRPC"]),
-        // A small strict HTTP/1.1 server (POSIX sockets, poll): parsing, keep-alive, bounds; no handler code.
-        .target(name: "HTTP"),
+        // A small strict HTTP/1.1 server (POSIX sockets, poll): parsing, keep-alive, bounds; no handler code. JSON
+        // only for `Quoting`, the one cut of the values an error message quotes.
+        .target(name: "HTTP", dependencies: ["JSON"]),
         // entityidx serve: the pipe and MCP over HTTP, the preview page, origin and token checks.
         .target(name: "EntityIndexServe", dependencies: ["EntityIndex", "EntityIndexPipe", "HTTP", "JSON", "JSONRPC"]),
         .target(name: "EntityIndexCLI", dependencies: ["EntityIndex", "EntityIndexPipe", "EntityIndexServe", "HTTP", "JSON"]),

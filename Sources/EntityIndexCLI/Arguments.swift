@@ -1,4 +1,5 @@
 import EntityIndex
+import JSON
 
 /// A usage error: exit 64 with the command's usage line on stderr.
 public struct UsageError: Error, Sendable {
@@ -86,7 +87,7 @@ public struct ParsedArguments: Sendable {
                 if !optionsEnded, arg.hasPrefix("-"), arg.count > 1, arg != "-" {
                     if arg == "-h" { parsed.flags.insert("help"); continue }
                     let hint = spec.literalExample == nil ? "" : " (use -- before an argument that starts with '-')"
-                    throw UsageError("unknown option \(arg)\(hint)", usage: spec.usage)
+                    throw UsageError("unknown option \(Quoting.unquoted(arg))\(hint)", usage: spec.usage)
                 }
                 parsed.positionals.append(arg)
                 continue
@@ -108,7 +109,7 @@ public struct ParsedArguments: Sendable {
             }
             if valueOptions.contains(name) {
                 guard let value = inline ?? (i < arguments.count ? arguments[i] : nil) else {
-                    throw UsageError("option --\(name) needs a value", usage: spec.usage)
+                    throw UsageError("option --\(Quoting.unquoted(name)) needs a value", usage: spec.usage)
                 }
                 if inline == nil { i += 1 }
                 if parsed.values[name] != nil && !spec.repeatable.contains(name) && spec.valueOptions.contains(name) {
@@ -116,10 +117,12 @@ public struct ParsedArguments: Sendable {
                 }
                 parsed.values[name, default: []].append(value)
             } else if flagOptions.contains(name) {
-                guard inline == nil else { throw UsageError("option --\(name) takes no value", usage: spec.usage) }
+                guard inline == nil else {
+                    throw UsageError("option --\(Quoting.unquoted(name)) takes no value", usage: spec.usage)
+                }
                 parsed.flags.insert(name)
             } else {
-                var message = "unknown option --\(name) for \(spec.name)"
+                var message = "unknown option --\(Quoting.unquoted(name)) for \(spec.name)"
                 let known = (valueOptions.union(flagOptions)).sorted()
                 if let near = Suggestion.closest(to: name, in: known) { message += "; did you mean --\(near)?" }
                 throw UsageError(message, usage: spec.usage)
@@ -141,7 +144,7 @@ public struct ParsedArguments: Sendable {
         guard let text = value(name) else { return nil }
         guard let v = Int(text), range.contains(v) else {
             throw UsageError(
-                "--\(name) must be an integer from \(range.lowerBound) to \(range.upperBound), got \"\(text)\"",
+                "--\(name) must be an integer from \(range.lowerBound) to \(range.upperBound), got \(Quoting.quoted(text))",
                 usage: usage)
         }
         return v

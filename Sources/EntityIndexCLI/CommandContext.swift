@@ -40,7 +40,8 @@ public final class CommandContext {
         if let text = arguments.value("now") {
             guard let ms = Timestamp.parse(text) else {
                 throw UsageError(
-                    "--now must be an ISO-8601 date-time with a zone, such as 2026-03-02T09:00:00Z; got \"\(text)\"")
+                    "--now must be an ISO-8601 date-time with a zone, such as 2026-03-02T09:00:00Z; got \(Quoting.quoted(text))"
+                )
             }
             fixedNow = ms
         } else {
@@ -59,7 +60,7 @@ public final class CommandContext {
         guard let text = Platform.environment("ENTITYIDX_LOCK_TIMEOUT"), !text.isEmpty else { return nil }
         guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {
             throw EntityIndexError(
-                .invalidParams, "ENTITYIDX_LOCK_TIMEOUT must be a number of seconds, got \"\(text)\"")
+                .invalidParams, "ENTITYIDX_LOCK_TIMEOUT must be a number of seconds, got \(Quoting.quoted(text))")
         }
         return seconds
     }
@@ -107,9 +108,9 @@ public final class CommandContext {
     func check(type: String?) throws(EntityIndexError) {
         guard let type, !(try store().knowsType(type)) else { return }
         let known = try store().entityTypes()
-        var message = "unknown type \"\(type)\""
-        if let near = Suggestion.closest(to: type, in: known) { message += "; did you mean \"\(near)\"?" }
-        message += known.isEmpty ? " (the index has no entities)" : " (the index has: \(known.joined(separator: ", ")))"
+        var message = "unknown type \(Quoting.quoted(type))"
+        if let near = Suggestion.closest(to: type, in: known) { message += "; did you mean \(Quoting.quoted(near))?" }
+        message += known.isEmpty ? " (the index has no entities)" : " (the index has: \(Quoting.names(known)))"
         throw EntityIndexError(.notFound, message)
     }
 

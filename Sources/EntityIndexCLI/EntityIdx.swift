@@ -53,9 +53,9 @@ public enum EntityIdx {
 
     /// `unknown command "serch"; did you mean "search"?`
     static func unknownCommand(_ name: String) -> UsageError {
-        var message = "unknown command \"\(name)\""
+        var message = "unknown command \(Quoting.quoted(name))"
         if let near = Suggestion.closest(to: name, in: commands.map { $0.spec.name } + ["help"]) {
-            message += "; did you mean \"\(near)\"?"
+            message += "; did you mean \(Quoting.quoted(near))?"
         }
         return UsageError(message, usage: "entityidx COMMAND [ARGS…] (run 'entityidx help' for the commands)")
     }

@@ -13,7 +13,7 @@ extension MCPServer {
             // A pipe method's name points to its tool; a write tool says what it needs.
             var notes: [String] = []
             if let known = MCPTool.catalog.first(where: { $0.name == name || $0.method == name }) {
-                if known.name != name { notes.append("did you mean \"\(known.name)\"?") }
+                if known.name != name { notes.append("did you mean \(Quoting.quoted(known.name))?") }
                 if known.writes { notes.append("writes need `entityidx mcp --allow-writes`") }
             }
             let hint = notes.isEmpty ? "" : " (\(notes.joined(separator: " ")))"

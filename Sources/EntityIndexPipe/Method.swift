@@ -93,7 +93,7 @@ extension PipeMethod {
 
     /// An invalid-params error about one parameter, worded like the pipe's.
     func invalid(_ name: String, _ problem: String) -> EntityIndexError {
-        EntityIndexError(.invalidParams, "\(Self.method.rawValue): parameter \"\(name)\" \(problem)")
+        EntityIndexError(.invalidParams, "\(Self.method.rawValue): parameter \(Quoting.quoted(name)) \(problem)")
     }
 
     /// Checks each type name of a union like a record's `type`.

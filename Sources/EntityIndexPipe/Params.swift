@@ -18,12 +18,13 @@ public struct Params {
         }
         for key in object.keys where !allowed.contains(key) {
             let known = allowed.isEmpty ? "none" : allowed.joined(separator: ", ")
-            throw EntityIndexError(.invalidParams, "\(method): unknown parameter \"\(key)\" (known: \(known))")
+            throw EntityIndexError(
+                .invalidParams, "\(method): unknown parameter \(Quoting.quoted(key)) (known: \(known))")
         }
     }
 
     public func fail(_ name: String, _ problem: String) -> EntityIndexError {
-        EntityIndexError(.invalidParams, "\(method): parameter \"\(name)\" \(problem)")
+        EntityIndexError(.invalidParams, "\(method): parameter \(Quoting.quoted(name)) \(problem)")
     }
 
     func string(_ name: String) throws(EntityIndexError) -> String? {
@@ -153,7 +154,7 @@ public struct Params {
     func matching(default value: WordMatching) throws(EntityIndexError) -> WordMatching {
         guard let name = try string("matching") else { return value }
         guard let matching = WordMatching(rawValue: name) else {
-            throw fail("matching", "must be one of \(WordMatching.names), got \"\(name.prefix(40))\"")
+            throw fail("matching", "must be one of \(WordMatching.names), got \(Quoting.quoted(name))")
         }
         return matching
     }
@@ -162,7 +163,7 @@ public struct Params {
     func stemming() throws(EntityIndexError) -> Stemming? {
         guard let name = try string("stemming") else { return nil }
         guard let stemming = Stemming(rawValue: name) else {
-            throw fail("stemming", "must be one of \(Stemming.names), got \"\(name.prefix(40))\"")
+            throw fail("stemming", "must be one of \(Stemming.names), got \(Quoting.quoted(name))")
         }
         return stemming
     }

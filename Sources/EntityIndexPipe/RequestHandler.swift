@@ -99,7 +99,7 @@ public final class RequestHandler {
     /// Runs one pipe request by method name.
     public func call(_ name: String, _ params: JSONValue?) throws(EntityIndexError) -> JSONValue {
         guard let method = Method(rawValue: name) else {
-            throw EntityIndexError(.invalidParams, "unknown method \"\(name)\"")
+            throw EntityIndexError(.invalidParams, "unknown method \(Quoting.quoted(name))")
         }
         return try call(method, params)
     }

@@ -8,9 +8,6 @@ import JSONRPC
 /// can neither read an answer nor send a write. A client without `Origin` (curl, an SDK, a native app) is not a
 /// browser page and is served.
 extension WebServer {
-    /// The names a loopback server answers to.
-    static let loopbackHosts: Set<String> = ["localhost", "127.0.0.1", "[::1]"]
-
     /// 403 for a foreign `Origin`, or, on loopback, a `Host` that is not a loopback name or an allowed origin's
     /// host (a page of another site whose name was made to point here); nil when both pass.
     func checkHostAndOrigin(_ request: HTTPRequest) -> HTTPResponse? {
@@ -20,47 +17,29 @@ extension WebServer {
                 "the origin \(RPCError.quoted(origin)) is not allowed: only loopback origins are, and those given with entityidx serve --allow-origin ORIGIN"
             )
         }
-        if options.loopback, let host = request.header("Host") {
-            let name = Self.hostName(host)
-            let allowed =
-                Self.loopbackHosts.contains(name) || name.hasSuffix(".localhost")
-                || options.allowedOrigins.contains { Self.authority(of: $0).map(Self.hostName) == name }
-            if !allowed {
-                return Self.text(
-                    403,
-                    "the Host \(RPCError.quoted(host)) is not a name of this loopback server (localhost, 127.0.0.1, [::1]); allow a name with --allow-origin"
-                )
-            }
+        if options.loopback, let host = request.header("Host"), !hostAllowed(host) {
+            return Self.text(
+                403,
+                "the Host \(RPCError.quoted(host)) is not a name of this loopback server (localhost, 127.0.0.1, [::1]); allow a name with --allow-origin"
+            )
         }
         return nil
     }
 
-    /// Whether a page of `origin` may use the server.
+    /// Whether a page of `origin` may use the server: one named by `--allow-origin`, or an `http` or `https` origin
+    /// of a loopback host, parsed strictly (`HTTPOrigin`).
     func originAllowed(_ origin: String) -> Bool {
         let lowered = origin.lowercased()
         if options.allowedOrigins.contains(where: { $0.lowercased() == lowered }) { return true }
-        guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://"), let authority = Self.authority(of: lowered)
-        else { return false }
-        let name = Self.hostName(authority)
-        return Self.loopbackHosts.contains(name) || name.hasSuffix(".localhost")
+        guard let parsed = HTTPOrigin(origin), parsed.isWeb else { return false }
+        return parsed.authority.isLoopback
     }
 
-    /// `host[:port]` of `scheme://host[:port][/…]`, nil when it is not of that form.
-    public static func authority(of origin: String) -> String? {
-        let parts = origin.split(separator: "://", maxSplits: 1, omittingEmptySubsequences: false)
-        guard parts.count == 2 else { return nil }
-        let rest = parts[1]
-        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        return authority.isEmpty || authority.contains("@") ? nil : String(authority)
-    }
-
-    /// The host of `host[:port]`, lowercased (`[::1]` keeps its brackets).
-    static func hostName(_ authority: String) -> String {
-        let lowered = authority.lowercased()
-        if lowered.hasPrefix("[") {
-            return lowered.firstIndex(of: "]").map { String(lowered[...$0]) } ?? lowered
-        }
-        return String(lowered.prefix { $0 != ":" })
+    /// Whether `Host` names this loopback server: a loopback name, or the host of an allowed origin.
+    func hostAllowed(_ host: String) -> Bool {
+        guard let authority = HTTPAuthority(host) else { return false }
+        return authority.isLoopback
+            || options.allowedOrigins.contains { HTTPOrigin($0)?.authority.host == authority.host }
     }
 
     // MARK: - CORS

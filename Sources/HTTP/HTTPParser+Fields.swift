@@ -1,3 +1,5 @@
+import JSON
+
 // Header fields, the body's framing and the characters of the grammar:
 // https://www.rfc-editor.org/rfc/rfc9110#section-5 and https://www.rfc-editor.org/rfc/rfc9112#section-6
 
@@ -69,7 +71,7 @@ extension HTTPParser {
         }
         guard first.utf8.count <= 18, let length = Int(first), length <= limits.maxBodyBytes else {
             return .failure(
-                HTTPFailure(413, "a body of \(HTTPQuote.cut(first)) bytes; the most is \(limits.maxBodyBytes)"))
+                HTTPFailure(413, "a body of \(Quoting.prefix(first)) bytes; the most is \(limits.maxBodyBytes)"))
         }
         return .success(length)
     }
@@ -96,12 +98,12 @@ extension HTTPParser {
         }
     }
 
-    /// Bytes quoted for a message, cut at 64 characters.
+    /// Bytes quoted for a message, cut as every quoted value is (`Quoting.quoted`).
     static func quoted(_ bytes: some Collection<UInt8>) -> String {
-        "\"\(HTTPQuote.cut(String(decoding: bytes, as: UTF8.self)))\""
+        Quoting.quoted(String(decoding: bytes, as: UTF8.self))
     }
 
-    static func quoted(_ text: String) -> String { "\"\(HTTPQuote.cut(text))\"" }
+    static func quoted(_ text: String) -> String { Quoting.quoted(text) }
 }
 
 /// A request in a `Step`, compared by identity of content for tests.
@@ -112,15 +114,6 @@ public struct HTTPRequestBox: Equatable, Sendable {
         a.request.method == b.request.method && a.request.target == b.request.target
             && a.request.body == b.request.body && a.request.headers.map(\.name) == b.request.headers.map(\.name)
             && a.request.headers.map(\.value) == b.request.headers.map(\.value)
-    }
-}
-
-/// Cutting quoted values so that an error message stays small whatever the request held.
-enum HTTPQuote {
-    static func cut(_ text: String) -> String {
-        let bytes = text.utf8.count
-        guard text.count > 64 else { return text }
-        return String(text.prefix(64)) + "… (\(bytes) bytes)"
     }
 }
 

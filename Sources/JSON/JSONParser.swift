@@ -114,7 +114,9 @@ private struct Reader {
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a string key") }
             let keyOffset = index
             let key = try string()
-            for pair in pairs where pair.key == key { throw fail("duplicate key \"\(key)\"", at: keyOffset) }
+            for pair in pairs where pair.key == key {
+                throw fail("duplicate key \(Quoting.quoted(key))", at: keyOffset)
+            }
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
             index += 1

@@ -5,7 +5,7 @@ import JSON
 ///
 /// The errors of the layer itself (parse errors, invalid requests, sizes, memory, signals) carry a stable string in
 /// `data.code`; a protocol's own errors carry what it documents. A message quotes at most a short prefix of the
-/// value it is about (`quoted`), so that an error stays small whatever the request held
+/// value it is about (`Quoting`), so that an error stays small whatever the request held
 /// (https://www.jsonrpc.org/specification#error_object).
 public struct RPCError: Error, Sendable, Equatable {
     public var code: Int
@@ -60,19 +60,11 @@ public struct RPCError: Error, Sendable, Equatable {
 
     // MARK: - Quoting
 
-    /// The most characters of a value an error message quotes.
-    public static let quotedCharacters = 64
+    /// `text` quoted for a message, cut as every quoted value is (`Quoting.quoted`).
+    public static func quoted(_ text: some StringProtocol) -> String { Quoting.quoted(text) }
 
-    /// `text` in double quotes, cut after `quotedCharacters` characters (with `…` and its full length in bytes).
-    public static func quoted(_ text: some StringProtocol) -> String {
-        guard text.prefix(quotedCharacters + 1).count > quotedCharacters else { return "\"\(text)\"" }
-        return "\"\(text.prefix(quotedCharacters))…\" (\(text.utf8.count) bytes)"
-    }
-
-    /// At most `quotedCharacters` characters of `text`, for an error's `data`.
-    public static func prefix(_ text: String) -> String {
-        text.prefix(quotedCharacters + 1).count > quotedCharacters ? String(text.prefix(quotedCharacters)) + "…" : text
-    }
+    /// At most `Quoting.maxCharacters` characters of `text`, for an error's `data` (`Quoting.prefix`).
+    public static func prefix(_ text: some StringProtocol) -> String { Quoting.prefix(text) }
 }
 
 /// The response objects.

@@ -94,6 +94,15 @@ import Testing
         #expect(foreign?.header("Access-Control-Allow-Origin") == nil)
         #expect(server.rpc(body, headers: ["Origin: null"])?.status == 403)
         #expect(server.rpc(body, headers: ["Origin: http://localhost.evil.example"])?.status == 403)
+        // Origins read strictly: not a loopback prefix followed by something else (OriginTests has the full table).
+        for origin in [
+            "http://[::1]evil.com", "http://[::1]:80evil", "http://127.0.0.1.evil.com", "http://localhost@evil.com",
+            "http://user@localhost", "http://localhost/path", "http://localhost:8100#x",
+        ] {
+            let reply = server.rpc(body, headers: ["Origin: \(origin)"])
+            #expect(reply?.status == 403, "\(origin)")
+            #expect(reply?.header("Access-Control-Allow-Origin") == nil, "\(origin)")
+        }
         for origin in ["http://localhost:8100", "http://127.0.0.1:5173", "http://[::1]:3000", "https://app.example"] {
             let reply = server.rpc(body, headers: ["Origin: \(origin)"])
             #expect(reply?.status == 200, "\(origin)")
@@ -106,6 +115,8 @@ import Testing
         #expect(preflight?.header("Access-Control-Allow-Headers")?.contains("Authorization") == true)
         #expect(server.request("GET / HTTP/1.1\r\nHost: app.example\r\n\r\n")?.status == 200)
         #expect(server.request("GET / HTTP/1.1\r\nHost: rebound.example:8765\r\n\r\n")?.status == 403)
+        #expect(server.request("GET / HTTP/1.1\r\nHost: [::1]evil.example\r\n\r\n")?.status == 403)
+        #expect(server.request("GET / HTTP/1.1\r\nHost: localhost@evil.example\r\n\r\n")?.status == 403)
         #expect(server.request("GET / HTTP/1.1\r\nHost: localhost:1\r\n\r\n")?.status == 200)
     }
 

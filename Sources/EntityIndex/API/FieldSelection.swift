@@ -51,9 +51,9 @@ public struct FieldSelection: Sendable, Equatable {
             return name.count > "properties.".count ? nil : "names no property: write properties.NAME"
         }
         if recordFields.contains(name) || addedFields.contains(name) { return nil }
-        var text = "names an unknown field \"\(name.prefix(64))\""
+        var text = "names an unknown field \(Quoting.quoted(name))"
         if let near = Suggestion.closest(to: name, in: recordFields + addedFields) {
-            text += "; did you mean \"\(near)\"?"
+            text += "; did you mean \(Quoting.quoted(near))?"
         }
         return text + " (fields: \(recordFields.joined(separator: ", ")), properties.NAME)"
     }

@@ -16,7 +16,9 @@ public enum RecordValidator {
     > {
         var problems: [RecordProblem] = []
         func problem(_ field: String?, _ text: String, entity: String? = nil) {
-            problems.append(RecordProblem(position: position, line: line, entity: entity, field: field, problem: text))
+            problems.append(
+                RecordProblem(
+                    position: position, line: line, entity: entity, field: field.map(Quoting.prefix), problem: text))
         }
         guard case .object(let object) = value else {
             problem(nil, "must be a JSON object, got \(value.typeName)")
@@ -99,7 +101,7 @@ public enum RecordValidator {
             guard let ms = Timestamp.parse(text) else {
                 fail(
                     field,
-                    "must be an ISO-8601 date-time with a zone, such as 2026-03-02T09:00:00Z; got \"\(text.prefix(64))\""
+                    "must be an ISO-8601 date-time with a zone, such as 2026-03-02T09:00:00Z; got \(Quoting.quoted(text))"
                 )
                 return nil
             }
@@ -120,7 +122,7 @@ public enum RecordValidator {
             if d.isEmpty || d.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) {
                 fail(
                     "domain",
-                    "must be dot-separated non-empty parts, such as \"account1.inbox\"; got \"\(d.prefix(64))\"")
+                    "must be dot-separated non-empty parts, such as \"account1.inbox\"; got \(Quoting.quoted(d))")
             } else {
                 domain = d
             }
@@ -134,7 +136,7 @@ public enum RecordValidator {
                 fail("properties", "has \(props.count) properties; the maximum is \(RecordLimits.maxProperties)")
             }
             for (name, v) in props {
-                let field = "properties.\(name)"
+                let field = "properties.\(Quoting.prefix(name))"
                 if name.isEmpty || name.count > RecordLimits.maxPropertyNameLength {
                     fail(field, "needs a name of 1 to \(RecordLimits.maxPropertyNameLength) characters")
                     continue

@@ -71,7 +71,7 @@ extension EntityStore {
             guard let slash = cursor.firstIndex(of: "/"), types.contains(String(cursor[..<slash])) else {
                 throw EntityIndexError(
                     .invalidParams,
-                    "all: parameter \"cursor\" must be the nextCursor of a previous page of types \(TypeUnion.describe(types)) (type/id), got \"\(cursor.prefix(40))\""
+                    "all: parameter \"cursor\" must be the nextCursor of a previous page of types \(TypeUnion.describe(types)) (type/id), got \(Quoting.quoted(cursor))"
                 )
             }
             start = EntityKey(type: String(cursor[..<slash]), id: String(cursor[cursor.index(after: slash)...]))

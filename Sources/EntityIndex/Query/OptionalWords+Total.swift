@@ -28,7 +28,9 @@ extension EntityStore {
                 union.formUnion(try unmadeCandidates(&passes, kept, conditions, limit: limit))
             }
         }
-        return union.count
+        // At most the bound, as a single pass counts: past it, how far a pass's last read went depends on the order
+        // its matches came in.
+        return min(union.count, bound)
     }
 
     /// The candidates of a pass the search did not make, in the phase the search would have given it: the first of
@@ -55,11 +57,12 @@ extension EntityStore {
     func passCandidates(_ query: SearchQuery, _ phase: SearchPhase, conditions: SQLFragment, limit: Int) throws
         -> [Int64]
     {
+        // The matches drive, as in `countMatches`.
         func matches(_ table: String, _ expression: String) throws -> [Int64] {
             try db.rows(
                 """
-                SELECT d.doc FROM \(table) JOIN search_doc d ON d.doc = \(table).rowid
-                JOIN entity e ON e.rowid = d.rowid WHERE \(table) MATCH ? AND \(conditions.sql) LIMIT \(limit)
+                SELECT d.doc FROM \(table) CROSS JOIN search_doc d ON d.doc = \(table).rowid
+                CROSS JOIN entity e ON e.rowid = d.rowid WHERE \(table) MATCH ? AND \(conditions.sql) LIMIT \(limit)
                 """, [.text(expression)] + conditions.arguments
             ) { $0.int(0) }
         }

@@ -66,7 +66,7 @@ struct SearchCursor: Equatable {
         else {
             throw EntityIndexError(
                 .invalidParams,
-                "search: parameter \"cursor\" must be the nextCursor of a previous page, got \"\(text.prefix(40))\"")
+                "search: parameter \"cursor\" must be the nextCursor of a previous page, got \(Quoting.quoted(text))")
         }
         guard fingerprint == Self.fingerprint(request) else {
             throw EntityIndexError(
@@ -107,9 +107,12 @@ extension EntityStore {
                         "SELECT count(*) FROM (SELECT 1 FROM \(table) WHERE \(table) MATCH ? LIMIT \(bound))",
                         [.text(expression)])?.int ?? 0)
             }
+            // The matches drive (CROSS JOIN fixes the order), so that the conditions are checked on each match up to
+            // the bound; left to itself, SQLite (without statistics) reads every entity of the types and looks each
+            // up in the full-text index, with the filters checked first: entities × filters instead of matches.
             let sql = """
-                SELECT count(*) FROM (SELECT 1 FROM \(table) JOIN search_doc d ON d.doc = \(table).rowid
-                JOIN entity e ON e.rowid = d.rowid WHERE \(table) MATCH ? AND \(conditions.sql) LIMIT \(bound))
+                SELECT count(*) FROM (SELECT 1 FROM \(table) CROSS JOIN search_doc d ON d.doc = \(table).rowid
+                CROSS JOIN entity e ON e.rowid = d.rowid WHERE \(table) MATCH ? AND \(conditions.sql) LIMIT \(bound))
                 """
             return Int(try db.scalar(sql, [.text(expression)] + conditions.arguments)?.int ?? 0)
         }

@@ -1,3 +1,4 @@
+import JSON
 import SQLite
 
 /// The entity types one request covers: none given means every type, several mean their union.
@@ -22,6 +23,6 @@ public enum TypeUnion {
         }
     }
 
-    /// How messages name the types: `order`, or `order, product`.
-    static func describe(_ types: [String]) -> String { types.joined(separator: ", ") }
+    /// How messages name the types: `order`, or `order, product` (a long union cut as `Quoting.names` cuts it).
+    static func describe(_ types: [String]) -> String { Quoting.names(types) }
 }

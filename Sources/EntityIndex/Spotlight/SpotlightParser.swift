@@ -1,3 +1,5 @@
+import JSON
+
 /// Parses Core Spotlight query strings into a `SpotlightExpression`.
 ///
 /// A recursive-descent parser over Unicode scalars, so that every error can name the character where it happened.
@@ -138,7 +140,7 @@ struct Parser {
         } else if take(">") {
             op = .greater
         } else {
-            throw fail("expected a comparison (==, !=, <, >, <=, >=) after \(name), found \(found)")
+            throw fail("expected a comparison (==, !=, <, >, <=, >=) after \(Quoting.unquoted(name)), found \(found)")
         }
         let written = String(String.UnicodeScalarView(s[opStart..<i]))
         var modifiers: SpotlightModifiers = []
@@ -171,9 +173,9 @@ struct Parser {
         skipSpace()
         guard let name = readName() else { throw fail("expected an attribute name after InRange(, found \(found)") }
         skipSpace()
-        guard take(",") else { throw fail("expected , after InRange(\(name), found \(found)") }
+        guard take(",") else { throw fail("expected , after InRange(\(Quoting.unquoted(name)), found \(found)") }
         skipSpace()
-        let low = try parseValue(after: "InRange(\(name),", ordered: true)
+        let low = try parseValue(after: "InRange(\(Quoting.unquoted(name)),", ordered: true)
         skipSpace()
         guard take(",") else { throw fail("expected , after the lower bound of InRange, found \(found)") }
         skipSpace()
@@ -274,7 +276,7 @@ struct Parser {
         }
         let text = String(String.UnicodeScalarView(s[start..<i]))
         guard digits > 0, let value = Double(text), value.isFinite else {
-            throw fail("expected a number after \(what), found \"\(text)\"", at: start)
+            throw fail("expected a number after \(what), found \(Quoting.quoted(text))", at: start)
         }
         return value
     }

@@ -1,3 +1,5 @@
+import JSON
+
 /// `$time` expressions: parsing and evaluation against the request's clock (`--now`).
 ///
 /// Days, weeks, months and years are calendar units in UTC (the engine has no time zone of the caller); a week
@@ -78,13 +80,13 @@ extension Parser {
             guard take(")") else { throw fail("expected ) to close $time.iso(, found \(found)") }
             guard let ms = SpotlightTime.parseISO(text) else {
                 throw fail(
-                    "\"\(text.prefix(40))\" is not an ISO-8601 date (such as 2026-03-02 or 2026-03-02T09:00:00Z)",
+                    "\(Quoting.quoted(text)) is not an ISO-8601 date (such as 2026-03-02 or 2026-03-02T09:00:00Z)",
                     at: start)
             }
             return .iso(ms)
         }
         guard let anchor = SpotlightTime.Anchor(rawValue: name) else {
-            throw fail("unknown $time form \"\(name)\" (known: \(forms))", at: nameStart)
+            throw fail("unknown $time form \(Quoting.quoted(name)) (known: \(forms))", at: nameStart)
         }
         var offset = 0.0
         let save = i

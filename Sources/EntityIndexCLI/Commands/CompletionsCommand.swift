@@ -1,4 +1,5 @@
 import EntityIndex
+import JSON
 
 /// `entityidx completions bash|zsh|fish`: a completion script for the shell.
 struct CompletionsCommand: Command {
@@ -19,11 +20,11 @@ struct CompletionsCommand: Command {
             throw UsageError("completions takes one shell: bash, zsh or fish", usage: Self.spec.usage)
         }
         guard let shell = Completions.Shell(rawValue: arguments.positionals[0]) else {
-            var message = "unknown shell \"\(arguments.positionals[0])\" (bash, zsh or fish)"
+            var message = "unknown shell \(Quoting.quoted(arguments.positionals[0])) (bash, zsh or fish)"
             if let near = Suggestion.closest(
                 to: arguments.positionals[0], in: Completions.Shell.allCases.map(\.rawValue))
             {
-                message += "; did you mean \"\(near)\"?"
+                message += "; did you mean \(Quoting.quoted(near))?"
             }
             throw UsageError(message, usage: Self.spec.usage)
         }

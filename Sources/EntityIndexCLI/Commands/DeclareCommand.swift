@@ -1,5 +1,6 @@
 import EntityIndex
 import EntityIndexPipe
+import JSON
 
 /// `entityidx declare --type T NAME:KIND…`: property types for a type.
 struct DeclareCommand: Command {
@@ -38,7 +39,7 @@ struct DeclareCommand: Command {
         if let name = arguments.value("stemming") {
             guard let value = Stemming(rawValue: name) else {
                 throw UsageError(
-                    "unknown stemming \"\(name)\" (one of: \(Stemming.names))", usage: Self.spec.usage)
+                    "unknown stemming \(Quoting.quoted(name)) (one of: \(Stemming.names))", usage: Self.spec.usage)
             }
             stemming = value
         }
@@ -56,12 +57,14 @@ struct DeclareCommand: Command {
             let parts = text.split(separator: ":")
             guard parts.count == 2 || (parts.count == 3 && parts[2] == "unsortable") else {
                 throw UsageError(
-                    "expected NAME:KIND[:unsortable][@indexingKey], got \"\(spec)\"", usage: Self.spec.usage)
+                    "expected NAME:KIND[:unsortable][@indexingKey], got \(Quoting.quoted(spec))", usage: Self.spec.usage
+                )
             }
             guard let kind = PropertyDeclaration.Kind(rawValue: String(parts[1])) else {
                 let kinds = PropertyDeclaration.Kind.allCases.map(\.rawValue).joined(separator: ", ")
                 throw UsageError(
-                    "unknown KIND \"\(parts[1])\" in \"\(spec)\" (kinds: \(kinds))", usage: Self.spec.usage)
+                    "unknown KIND \(Quoting.quoted(parts[1])) in \(Quoting.quoted(spec)) (kinds: \(kinds))",
+                    usage: Self.spec.usage)
             }
             properties.append(
                 PropertyDeclaration(name: String(parts[0]), kind: kind, sortable: parts.count == 2, indexingKey: key))

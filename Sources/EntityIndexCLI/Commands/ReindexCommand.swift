@@ -1,5 +1,6 @@
 import EntityIndex
 import EntityIndexPipe
+import JSON
 
 /// `entityidx reindex request|pending|ack`: what the system asks the app to restore.
 struct ReindexCommand: Command {
@@ -47,7 +48,7 @@ struct ReindexCommand: Command {
             }
             action = .ack(ReindexAckRequest(requestId: id))
         default:
-            throw UsageError("unknown reindex action '\(name)'", usage: Self.spec.usage)
+            throw UsageError("unknown reindex action \(Quoting.quoted(name))", usage: Self.spec.usage)
         }
     }
 

@@ -1,5 +1,6 @@
 import EntityIndex
 import EntityIndexPipe
+import JSON
 
 /// `entityidx related --type T ID`: linked entities (`relatedAppEntityIdentifier`).
 struct RelatedCommand: Command {
@@ -23,7 +24,8 @@ struct RelatedCommand: Command {
         request = RelatedRequest(type: type, id: arguments.positionals[0])
         if let name = arguments.value("direction") {
             guard let direction = RelatedDirection(rawValue: name) else {
-                throw UsageError("--direction must be out, in or both; got \"\(name)\"", usage: Self.spec.usage)
+                throw UsageError(
+                    "--direction must be out, in or both; got \(Quoting.quoted(name))", usage: Self.spec.usage)
             }
             request.direction = direction
         }

@@ -41,7 +41,8 @@ struct SearchCommand: Command {
     static func matching(_ arguments: ParsedArguments, usage: String) throws(UsageError) -> WordMatching? {
         guard let name = arguments.value("matching") else { return nil }
         guard let matching = WordMatching(rawValue: name) else {
-            throw UsageError("--matching must be one of \(WordMatching.names), got \"\(name)\"", usage: usage)
+            throw UsageError(
+                "--matching must be one of \(WordMatching.names), got \(Quoting.quoted(name))", usage: usage)
         }
         return matching
     }
@@ -115,11 +116,12 @@ enum FilterSyntax {
     static func parse(_ text: String, usage: String) throws(UsageError) -> PropertyFilter {
         let parts = text.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
         guard parts.count == 3 else {
-            throw UsageError("--filter needs 'PROPERTY OP VALUE', e.g. 'total ge 10'; got \"\(text)\"", usage: usage)
+            throw UsageError(
+                "--filter needs 'PROPERTY OP VALUE', e.g. 'total ge 10'; got \(Quoting.quoted(text))", usage: usage)
         }
         guard let op = PropertyFilter.Op(rawValue: String(parts[1])) else {
             let ops = PropertyFilter.Op.allCases.map(\.rawValue).joined(separator: " ")
-            throw UsageError("--filter operator \"\(parts[1])\" is not one of: \(ops)", usage: usage)
+            throw UsageError("--filter operator \(Quoting.quoted(parts[1])) is not one of: \(ops)", usage: usage)
         }
         let raw = String(parts[2])
         return PropertyFilter(property: String(parts[0]), op: op, value: (try? JSONParser().parse(raw)) ?? .string(raw))

@@ -2,6 +2,7 @@ import EntityIndex
 import EntityIndexPipe
 import EntityIndexServe
 import HTTP
+import JSON
 import Synchronization
 
 /// `entityidx serve`: the pipe and MCP over HTTP on loopback, and the preview page.
@@ -61,7 +62,7 @@ struct ServeCommand: Command {
         origins = arguments.all("allow-origin")
         for origin in origins where !Self.isOrigin(origin) {
             throw UsageError(
-                "--allow-origin must be an origin as a browser sends it, scheme://host[:port] without a path (or null), got \"\(origin)\"",
+                "--allow-origin must be an origin as a browser sends it, scheme://host[:port] without a path (or null), got \(Quoting.quoted(origin))",
                 usage: usage)
         }
         maxBodyBytes = try arguments.int("max-body-bytes", range: 1024...(1 << 30), usage: usage) ?? (64 << 20)
@@ -75,12 +76,7 @@ struct ServeCommand: Command {
     }
 
     static func isOrigin(_ text: String) -> Bool {
-        if text == "null" { return true }
-        let lowered = text.lowercased()
-        guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://"),
-            let authority = WebServer.authority(of: text)
-        else { return false }
-        return text.hasSuffix(authority)
+        text == "null" || HTTPOrigin(text)?.isWeb == true
     }
 
     static func isLoopback(_ host: String) -> Bool {
