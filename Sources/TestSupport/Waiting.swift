@@ -35,11 +35,19 @@ extension TestSupport {
         return size > 0 ? Int(size) : 65536
     }
 
-    /// Whether process `pid` is blocked reading a pipe (`pipe_read`, or `anon_pipe_read` in newer kernels, in its
-    /// /proc wchan): it has started and waits for input.
+    /// Whether a thread of process `pid` is blocked reading a pipe (`pipe_read`, or `anon_pipe_read` in newer
+    /// kernels, in its /proc wchan): the process has started and waits for input.
     public static func isReadingAPipe(_ pid: Int32) -> Bool {
-        guard let wchan = read("/proc/\(pid)/wchan") else { return false }
-        return wchan.hasSuffix("pipe_read")
+        guard let tasks = opendir("/proc/\(pid)/task") else { return false }
+        defer { closedir(tasks) }
+        while let entry = readdir(tasks) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard !name.hasPrefix("."), let wchan = read("/proc/\(pid)/task/\(name)/wchan") else { continue }
+            if wchan.hasSuffix("pipe_read") { return true }
+        }
+        return false
     }
 
     /// Seconds of the monotonic clock, for a test's deadlines and the figures it prints.
