@@ -19,7 +19,7 @@ final class ServeProcess {
         process.environment = env
         let stdout = Pipe()
         process.standardOutput = stdout
-        FileManager.default.createFile(atPath: errorPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
         process.standardError = FileHandle(forWritingAtPath: errorPath) ?? FileHandle.nullDevice
         try process.run()
         var text = ""
