@@ -124,14 +124,15 @@ final class HTTPConnection {
         }
     }
 
-    /// Whether the server has closed the connection (a read sees its end within `milliseconds`, by default as long
-    /// as only a hang takes: a connection the server closes is seen closed as soon as it is).
+    /// Whether the server has closed (or reset) the connection: a read sees its end within `milliseconds`, by default
+    /// as long as only a hang takes (a connection the server closes is seen closed as soon as it is).
     func closedByServer(within milliseconds: Int32 = Int32(TestSupport.hangSeconds * 1000)) -> Bool {
         guard buffer.isEmpty else { return false }
         var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         guard poll(&entry, 1, milliseconds) == 1 else { return false }
         var byte: UInt8 = 0
-        return recv(fd, &byte, 1, Int32(MSG_DONTWAIT)) == 0
+        let n = recv(fd, &byte, 1, Int32(MSG_DONTWAIT))
+        return n == 0 || (n < 0 && errno == ECONNRESET)  // closed, or reset
     }
 
     private func fill() -> Bool {
