@@ -56,11 +56,17 @@ public final class CommandContext {
     }
 
     /// How long a write waits for another writer: `$ENTITYIDX_LOCK_TIMEOUT` seconds, else as long as it takes.
-    static func lockTimeout() throws(EntityIndexError) -> Double? {
-        guard let text = Platform.environment("ENTITYIDX_LOCK_TIMEOUT"), !text.isEmpty else { return nil }
+    static func lockTimeout() throws(EntityIndexError) -> Double? { try seconds("ENTITYIDX_LOCK_TIMEOUT") }
+
+    /// How long opening waits for a process that still uses the `-wal` and `-shm` at the path for a file moved away
+    /// from it: `$ENTITYIDX_REPLACED_WAIT` seconds, else the engine's 3.
+    static func replacedFileWait() throws(EntityIndexError) -> Double? { try seconds("ENTITYIDX_REPLACED_WAIT") }
+
+    /// A number of seconds (0 or more) from the environment variable `name`; nil when it is unset or empty.
+    private static func seconds(_ name: String) throws(EntityIndexError) -> Double? {
+        guard let text = Platform.environment(name), !text.isEmpty else { return nil }
         guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {
-            throw EntityIndexError(
-                .invalidParams, "ENTITYIDX_LOCK_TIMEOUT must be a number of seconds, got \(Quoting.quoted(text))")
+            throw EntityIndexError(.invalidParams, "\(name) must be a number of seconds, got \(Quoting.quoted(text))")
         }
         return seconds
     }
@@ -81,7 +87,8 @@ public final class CommandContext {
                 errorOutput("\r\u{1B}[K  waiting for the write lock of \(path) (\(Int(waited)) s; Ctrl-C to give up)")
             } : nil
         let store = try EntityStore(
-            path: dbPath, now: now(), lockTimeout: try Self.lockTimeout(), onLockWait: onLockWait
+            path: dbPath, now: now(), lockTimeout: try Self.lockTimeout(), onLockWait: onLockWait,
+            replacedFileWait: try Self.replacedFileWait()
         ) { count in
             errorOutput("rebuilding the search index of \(count) entities for this version of entityidx…\n")
         }

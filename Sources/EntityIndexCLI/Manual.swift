@@ -86,6 +86,11 @@ enum Manual {
             it waits as long as the lock is held (on a terminal it says so every second; Ctrl\\-C gives up); when it
             runs out, the busy error names the process that holds the lock and how long this one waited.
             .TP
+            .B ENTITYIDX_REPLACED_WAIT
+            how many seconds opening the database waits for a process that still uses the \\-wal and \\-shm files at its
+            path for a file that was moved away from it (a number, 0 or more; default 3); then the command fails with
+            database_replaced, naming that process.
+            .TP
             .B ENTITYIDX_TOKEN
             the bearer token that writes to serve \\-\\-allow\\-writes need (Authorization: Bearer TOKEN); unset or empty,
             serve makes one at start and prints it on stdout (token: TOKEN).

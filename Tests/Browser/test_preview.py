@@ -22,6 +22,9 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 BINARY = os.path.abspath(os.environ.get("ENTITYIDX_BIN", os.path.join(REPO, ".build", "debug", "entityidx")))
 NOW = "2026-03-02T09:00:00Z"
 SHOTS = os.path.join(REPO, ".build")
+# Seconds after which a wait (for the page, the server) is taken for a hang: a loaded machine is slow, not this slow,
+# and no test passes or fails on a time.
+HANG = 120
 
 
 def run(*args):
@@ -53,14 +56,14 @@ class PreviewTests(unittest.TestCase):
         for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1200,1000"):
             options.add_argument(flag)
         cls.browser = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-        cls.wait = WebDriverWait(cls.browser, 15)
+        cls.wait = WebDriverWait(cls.browser, HANG)
 
     @classmethod
     def tearDownClass(cls):
         cls.browser.quit()
         cls.site.shutdown()
         cls.serve.terminate()
-        status = cls.serve.wait(timeout=10)
+        status = cls.serve.wait(timeout=HANG)
         cls.serve.stdout.close()
         print(f"browser tests: {time.monotonic() - cls.started:.1f} s, serve exited with {status}", file=sys.stderr)
 

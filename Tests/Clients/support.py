@@ -7,6 +7,10 @@ import tempfile
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BINARY = os.path.abspath(os.environ.get("ENTITYIDX_BIN", os.path.join(REPO, ".build", "debug", "entityidx")))
 NOW = "2026-03-02T09:00:00Z"
+# Seconds after which a wait (for a process, an answer, a connection) is taken for a hang. How long a step takes
+# depends on the machine and on what else runs on it, so no test passes or fails on a time: a loaded machine is slow,
+# not this slow.
+HANG = 120
 
 
 def load(path):
@@ -62,7 +66,7 @@ class LineClient:
 
     def close(self):
         self.process.stdin.close()
-        self.process.wait(timeout=10)
+        self.process.wait(timeout=HANG)
         self.process.stdout.close()
 
 

@@ -26,14 +26,14 @@ class LSPClient:
 
     def call(self, method, params=None):
         try:
-            return self.endpoint.request(method, params).result(timeout=30), None
+            return self.endpoint.request(method, params).result(timeout=support.HANG), None
         except JsonRpcException as e:
             return None, {"code": e.code, "message": e.message, "data": e.data}
 
     def close(self):
         self.writer.close()
-        self.process.wait(timeout=10)
-        self.listener.join(timeout=5)
+        self.process.wait(timeout=support.HANG)
+        self.listener.join(timeout=support.HANG)
         self.process.stdout.close()
         self.endpoint.shutdown()
 
@@ -95,7 +95,7 @@ class LSPFramingTests(unittest.TestCase):
         stream = (b"Content-Length: 4\x00\r\n\r\n{}" + frame(request(1)) + request(2) + b"\n"
                   + frame(request(3), b"Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n"))
         process = subprocess.run([support.BINARY, "--db", support.fresh_db(), "pipe"], input=stream,
-                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, timeout=30)
+                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, timeout=support.HANG)
         answers = []
         JsonRpcStreamReader(io.BytesIO(process.stdout)).listen(answers.append)
         self.assertEqual([a.get("id") for a in answers], [None, 1, 2, 3])
@@ -106,7 +106,7 @@ class LSPFramingTests(unittest.TestCase):
         body = request(4)
         process = subprocess.run([support.BINARY, "--db", support.fresh_db(), "pipe"],
                                  input=b"Content-Type: application/json\r\n" + frame(body),
-                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, timeout=30)
+                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, timeout=support.HANG)
         answers = []
         JsonRpcStreamReader(io.BytesIO(process.stdout)).listen(answers.append)
         self.assertEqual([a.get("id") for a in answers], [4])

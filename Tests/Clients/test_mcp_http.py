@@ -30,7 +30,7 @@ class Serve:
 
     def close(self):
         self.process.terminate()
-        status = self.process.wait(timeout=10)
+        status = self.process.wait(timeout=support.HANG)
         self.process.stdout.close()
         return status
 
@@ -54,7 +54,7 @@ class MCPOverHTTPTests(unittest.TestCase):
         async def main():
             async with Client(server, mode=mode) as client:
                 return await body(client)
-        return asyncio.run(asyncio.wait_for(main(), 30))
+        return asyncio.run(asyncio.wait_for(main(), support.HANG))
 
     def test_every_read_tool_in_both_eras(self):
         async def calls(client):
@@ -75,7 +75,7 @@ class MCPOverHTTPTests(unittest.TestCase):
                                          headers={"Content-Type": "application/json", "Origin": "http://evil.example",
                                                   "Accept": "application/json, text/event-stream"})
         with self.assertRaises(urllib.error.HTTPError) as caught:
-            urllib.request.urlopen(request, timeout=10)
+            urllib.request.urlopen(request, timeout=support.HANG)
         self.assertEqual(caught.exception.code, 403)
 
     def test_a_write_tool_needs_the_token(self):
@@ -84,15 +84,15 @@ class MCPOverHTTPTests(unittest.TestCase):
         note = {"records": [{"type": "note", "id": "n1", "title": "Call the roastery"}]}
 
         async def ingest(headers):
-            async with httpx2.AsyncClient(headers=headers, timeout=20) as http:
+            async with httpx2.AsyncClient(headers=headers, timeout=support.HANG) as http:
                 async with Client(streamable_http_client(serve.url + "/mcp", http_client=http), mode="legacy") as client:
                     return await client.call_tool("ingest_records", note)
         try:
             with self.assertRaises(Exception) as caught:
-                asyncio.run(asyncio.wait_for(ingest({}), 30))
+                asyncio.run(asyncio.wait_for(ingest({}), support.HANG))
             # The SDK raises the JSON-RPC error of the refused call (in its task groups' exception groups).
             self.assertIn("'code': 'unauthorized'", repr(caught.exception))
-            result = asyncio.run(asyncio.wait_for(ingest({"Authorization": f"Bearer {serve.token}"}), 30))
+            result = asyncio.run(asyncio.wait_for(ingest({"Authorization": f"Bearer {serve.token}"}), support.HANG))
             self.assertFalse(result.is_error, result.content)
             self.assertEqual(result.structured_content["inserted"], 1)
         finally:

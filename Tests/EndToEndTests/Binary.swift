@@ -167,13 +167,19 @@ final class PipeProcess {
     private(set) var requests: [JSONValue] = []
     private(set) var responses: [JSONValue] = []
 
-    init(db: String, now: String? = "2026-03-02T09:00:00Z", extra: [String] = [], command: String = "pipe") throws {
+    init(
+        db: String, now: String? = "2026-03-02T09:00:00Z", extra: [String] = [], command: String = "pipe",
+        environment: [String: String] = [:]
+    ) throws {
         Binary.ignoreSIGPIPE
         process.executableURL = URL(fileURLWithPath: Binary.path)
         process.arguments = ["--db", db] + (now.map { ["--now", $0] } ?? []) + [command] + extra
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.standardInput = stdin
         process.standardOutput = stdout
-        FileManager.default.createFile(atPath: errorPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
         process.standardError = FileHandle(forWritingAtPath: errorPath) ?? FileHandle.nullDevice
         try process.run()
     }

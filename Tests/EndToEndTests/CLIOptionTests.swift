@@ -155,7 +155,8 @@ extension CLIOptionTests {
         let man = try Binary.run(["help", "--man"])
         #expect(man.status == 0)
         for text in [
-            ".SH ENVIRONMENT", ".B ENTITYIDX_DB", ".B ENTITYIDX_LOCK_TIMEOUT", ".B COLUMNS", ".SH EXIT STATUS",
+            ".SH ENVIRONMENT", ".B ENTITYIDX_DB", ".B ENTITYIDX_LOCK_TIMEOUT", ".B ENTITYIDX_REPLACED_WAIT",
+            ".B COLUMNS", ".SH EXIT STATUS",
             ".B 0\n", ".B 1\n", ".B 2\n", ".B 64\n", ".B 128+\\fIn\\fR", "130 for SIGINT", ".SH EXAMPLES",
             "entityidx search \\-\\- \\-cafe", ".B entityidx search \\-\\- \\-\\-limit",
         ] {

@@ -19,7 +19,7 @@ final class ServeProcess {
         process.environment = env
         let stdout = Pipe()
         process.standardOutput = stdout
-        FileManager.default.createFile(atPath: errorPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
         process.standardError = FileHandle(forWritingAtPath: errorPath) ?? FileHandle.nullDevice
         try process.run()
         var text = ""
@@ -106,7 +106,8 @@ final class HTTPConnection {
                 Foundation.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        // A read waits as long as a loaded machine may take to answer; only a hang runs into it.
+        var timeout = timeval(tv_sec: Int(TestSupport.hangSeconds), tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 
@@ -123,13 +124,15 @@ final class HTTPConnection {
         }
     }
 
-    /// Whether the server has closed the connection (a read sees its end within `milliseconds`).
-    func closedByServer(within milliseconds: Int32 = 2000) -> Bool {
+    /// Whether the server has closed (or reset) the connection: a read sees its end within `milliseconds`, by default
+    /// as long as only a hang takes (a connection the server closes is seen closed as soon as it is).
+    func closedByServer(within milliseconds: Int32 = Int32(TestSupport.hangSeconds * 1000)) -> Bool {
         guard buffer.isEmpty else { return false }
         var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         guard poll(&entry, 1, milliseconds) == 1 else { return false }
         var byte: UInt8 = 0
-        return recv(fd, &byte, 1, Int32(MSG_DONTWAIT)) == 0
+        let n = recv(fd, &byte, 1, Int32(MSG_DONTWAIT))
+        return n == 0 || (n < 0 && errno == ECONNRESET)  // closed, or reset
     }
 
     private func fill() -> Bool {

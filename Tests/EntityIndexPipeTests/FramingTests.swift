@@ -11,8 +11,9 @@ import Testing
 
 /// Line and LSP framing, detected from the first bytes, through the server loop on real file descriptors.
 @Suite struct FramingTests {
-    /// Runs the server on `chunks` (written with a pause between them) and returns everything it wrote.
-    /// With `mcp`, the MCP server serves them instead of the pipe.
+    /// Runs the server on `chunks` and returns everything it wrote; each chunk is written once the server has read
+    /// the one before (the pipe is empty), so that each comes in a read of its own at any speed. With `mcp`, the MCP
+    /// server serves them instead of the pipe.
     func serve(_ chunks: [[UInt8]], maxBytes: Int = PipeServer.defaultMaxLineBytes, mcp: Bool = false) throws
         -> [UInt8]
     {
@@ -27,8 +28,8 @@ import Testing
             : PipeServer(handler: handler, input: input[0], output: output[1], maxLineBytes: maxBytes).run
         let writeEnd = input[1]
         let writer = Thread {
-            for (i, chunk) in chunks.enumerated() {
-                if i > 0 { usleep(20_000) }
+            for chunk in chunks {
+                TestSupport.waitUntil { TestSupport.bytesWaiting(in: writeEnd) == 0 }
                 _ = chunk.withUnsafeBytes { write(writeEnd, $0.baseAddress, $0.count) }
             }
             close(writeEnd)

@@ -142,18 +142,34 @@ struct SpotlightMatcher {
     /// The first place of `needle` in `text[from..<to]` (Knuth–Morris–Pratt: linear in both, whatever repeats they
     /// hold).
     static func find(_ needle: [UInt8], in text: [UInt8], from: Int, to: Int) -> Int? {
+        var steps = 0
+        return find(needle, in: text, from: from, to: to, steps: &steps)
+    }
+
+    /// `find`, adding to `steps` the byte comparisons that fail and the bytes read, which KMP keeps under twice the
+    /// needle's and the text's lengths together (for the tests of its cost; inlined, the count costs nothing).
+    @inline(__always)
+    static func find(_ needle: [UInt8], in text: [UInt8], from: Int, to: Int, steps: inout Int) -> Int? {
         guard !needle.isEmpty else { return from }
         guard to - from >= needle.count else { return nil }
         var failure = [Int](repeating: 0, count: needle.count)
         var k = 0
         for i in 1..<needle.count {
-            while k > 0 && needle[i] != needle[k] { k = failure[k - 1] }
+            steps += 1
+            while k > 0 && needle[i] != needle[k] {
+                k = failure[k - 1]
+                steps += 1
+            }
             if needle[i] == needle[k] { k += 1 }
             failure[i] = k
         }
         k = 0
         for i in from..<to {
-            while k > 0 && text[i] != needle[k] { k = failure[k - 1] }
+            steps += 1
+            while k > 0 && text[i] != needle[k] {
+                k = failure[k - 1]
+                steps += 1
+            }
             if text[i] == needle[k] { k += 1 }
             if k == needle.count { return i - needle.count + 1 }
         }

@@ -58,16 +58,17 @@ struct DatabaseFile {
     }
 
     /// How to open the file: read-write, or for a file this process cannot write, in a way that sees every
-    /// committed change and leaves no file behind.
-    func access() throws(EntityIndexError) -> Access {
+    /// committed change and leaves no file behind. `foreignWALIndexWait` is how long to wait for a process that
+    /// uses the `-wal` and `-shm` at the path for another file (see `checkWALIndexIsItsOwn`).
+    func access(foreignWALIndexWait: Double = Self.foreignWALIndexWait) throws(EntityIndexError) -> Access {
         guard readOnly else {
-            try checkWALIndexIsItsOwn()
+            try checkWALIndexIsItsOwn(waitingAtMost: foreignWALIndexWait)
             return .readWrite(sqliteName)
         }
         ReadOnlyCopies.sweep()
         guard (Self.size(resolvedName + "-wal") ?? 0) > 0 else { return .immutable(Self.immutableURI(sqliteName)) }
         if Self.size(resolvedName + "-shm") != nil {
-            try checkWALIndexIsItsOwn()
+            try checkWALIndexIsItsOwn(waitingAtMost: foreignWALIndexWait)
             return .readOnly(sqliteName)
         }
         return .copy(Self.immutableURI(try ReadOnlyCopies.copy(of: resolvedName)))

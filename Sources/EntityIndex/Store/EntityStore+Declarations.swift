@@ -73,10 +73,13 @@ extension EntityStore {
     }
 
     /// The stemming of each type that has one.
+    ///
+    /// A stemmer this build does not know (declared by a newer one) is left out, as if the type had none, as in
+    /// `anyTypeStemmed()`.
     func typeStemming() throws -> [String: Stemming] {
         var result: [String: Stemming] = [:]
         for (type, name) in try db.rows("SELECT type, stemming FROM type_setting", [], { ($0.text(0), $0.text(1)) }) {
-            result[type] = Stemming(rawValue: name) ?? .none
+            if let stemming = Stemming(rawValue: name) { result[type] = stemming }
         }
         return result
     }

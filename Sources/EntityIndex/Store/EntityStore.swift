@@ -55,9 +55,11 @@ public final class EntityStore {
     ///
     /// A SQLite file of another application is refused before anything is written to it. `lockTimeout` is how long
     /// a write waits for another writer, in seconds (nil: as long as it takes); `onLockWait` is told once a second.
+    /// `replacedFileWait` is how long opening waits for a process that still uses the `-wal` and `-shm` at the path
+    /// for a file that was moved away from it, in seconds (nil: 3), before `database_replaced`.
     public init(
         path: String, now: Int64, lockTimeout: Double? = nil, onLockWait: ((Double) -> Void)? = nil,
-        onRebuild: ((Int) -> Void)? = nil
+        replacedFileWait: Double? = nil, onRebuild: ((Int) -> Void)? = nil
     ) throws(EntityIndexError) {
         self.path = path
         self.now = now
@@ -65,7 +67,7 @@ public final class EntityStore {
         let file = try DatabaseFile(path: path)
         isReadOnly = file.readOnly
         resolvedPath = file.resolvedName
-        let access = try file.access()
+        let access = try file.access(foreignWALIndexWait: replacedFileWait ?? DatabaseFile.foreignWALIndexWait)
         do {
             switch access {
             case .readWrite(let name): db = try Connection(path: name, mode: .readWrite)

@@ -110,21 +110,22 @@ enum WALIndex {
 }
 
 extension DatabaseFile {
-    /// How long an opener waits for a process that still uses the path's wal-index for another file to let go of
-    /// it (entityidx's pipe and MCP server notice within a second when idle, at once at their next request).
+    /// How long an opener waits by default for a process that still uses the path's wal-index for another file to
+    /// let go of it (entityidx's pipe and MCP server notice within a second when idle, at once at their next
+    /// request).
     static let foreignWALIndexWait = 3.0
 
     /// Refuses to open the file while another process uses the `-wal` and `-shm` beside it for another file (one
     /// that was at the path before a file was moved over it): SQLite would read that file's pages from the `-wal`
-    /// as this one's, and a checkpoint would write them into it. Waits up to `foreignWALIndexWait` for it to go.
-    func checkWALIndexIsItsOwn() throws(EntityIndexError) {
+    /// as this one's, and a checkpoint would write them into it. Waits up to `seconds` for it to go.
+    func checkWALIndexIsItsOwn(waitingAtMost seconds: Double) throws(EntityIndexError) {
         guard let database = Self.identity(resolvedName) else { return }
         var waited = 0.0
         while true {
             guard let users = WALIndex.users(databasePath: resolvedName, database: database) else { return }
             let foreign = users.foreign
             guard let pid = foreign.first else { return }
-            if waited >= Self.foreignWALIndexWait || StopSignal.received != nil {
+            if waited >= seconds || StopSignal.received != nil {
                 let who = LockHolder.describe(pid: pid) + (foreign.count > 1 ? " and \(foreign.count - 1) more" : "")
                 throw EntityIndexError(
                     .databaseReplaced,
