@@ -25,7 +25,8 @@ public final class PipeServer: RPCService {
         maxResponseBytes: Int = defaultMaxResponseBytes
     ) {
         self.init(
-            runner: handler, input: input, output: output, maxLineBytes: maxLineBytes, maxResponseBytes: maxResponseBytes)
+            runner: handler, input: input, output: output, maxLineBytes: maxLineBytes,
+            maxResponseBytes: maxResponseBytes)
     }
 
     public init(

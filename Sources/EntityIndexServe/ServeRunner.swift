@@ -72,7 +72,8 @@ final class ServeRunner: MethodRunner {
 
     /// Runs a method in the batch, in its client's turn; forgets the batch once it ended (applied, refused or
     /// rolled back).
-    private func inBatch(_ batch: ServeBatch, _ method: Method, _ params: JSONValue?, room: Int) throws(EntityIndexError)
+    private func inBatch(_ batch: ServeBatch, _ method: Method, _ params: JSONValue?, room: Int)
+        throws(EntityIndexError)
         -> JSONValue
     {
         try batch.turn.take(doing: "waiting for this batch's previous request")
@@ -123,7 +124,7 @@ final class ServeRunner: MethodRunner {
         }
         do {
             return try body()
-        } catch where error.code == .resourceExhausted && room < limit {
+        } catch  where error.code == .resourceExhausted && room < limit {
             // Past the room the request's earlier queries left: say so, not "the most one query may read".
             throw EntityIndexError(
                 .resourceExhausted,

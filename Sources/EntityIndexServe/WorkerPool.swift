@@ -1,7 +1,8 @@
+import EntityIndex
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import EntityIndex
 
 /// A mutex and its condition, for the waits of `serve`'s threads: workers for jobs, requests for a store.
 final class Monitor: @unchecked Sendable {

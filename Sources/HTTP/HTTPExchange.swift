@@ -1,7 +1,8 @@
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import Synchronization
 
 /// One request being answered away from the server's thread: the handler (or the worker it hands the request to)
 /// calls `respond` once, from any thread, and the server writes the answer when it wakes.

@@ -27,7 +27,9 @@ final class ServeClient {
             [
                 "--db", db, "--now", "2026-06-01T00:00:00Z", "serve", "--port", "0", "--idle-timeout", "86400",
             ] + extra
-        if let token { process.environment = ProcessInfo.processInfo.environment.merging(["ENTITYIDX_TOKEN": token]) { $1 } }
+        if let token {
+            process.environment = ProcessInfo.processInfo.environment.merging(["ENTITYIDX_TOKEN": token]) { $1 }
+        }
         let stdout = Pipe()
         process.standardOutput = stdout
         process.standardError = FileHandle.nullDevice

@@ -158,7 +158,8 @@ import Testing
         a.call("batch.begin")
         // B sends a write that waits for A's lock, then hangs up.
         let connection = server.connect()
-        let body = #"{"jsonrpc":"2.0","id":1,"method":"ingest","params":{"records":[{"type":"task","id":"gone","title":"x"}]}}"#
+        let body =
+            #"{"jsonrpc":"2.0","id":1,"method":"ingest","params":{"records":[{"type":"task","id":"gone","title":"x"}]}}"#
         connection.send(ServeProcess.post("/rpc", body, headers: ["Authorization: Bearer \(server.token ?? "")"]))
         #expect(!server.stderr.contains("cancelled: the client went away"))
         connection.close()
@@ -188,7 +189,8 @@ import Testing
         // Two unfinished bodies of 600 KB: the first is held, the second would pass the bound.
         let first = server.connect()
         let second = server.connect()
-        let head = "POST /rpc HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 700000\r\n\r\n"
+        let head =
+            "POST /rpc HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 700000\r\n\r\n"
         let part = String(repeating: " ", count: 600_000)
         first.send(head + part)
         #expect(server.rpc(#"{"jsonrpc":"2.0","id":1,"method":"stats"}"#)?.status == 200)
@@ -222,7 +224,9 @@ import Testing
         #expect(client.call("search", #"{"query":"ada"}"#)["result"] != nil)
         #expect(rename(other, db) == 0)
         // A fresh command on the new file, with no request to serve meanwhile: serve lets go while idle.
-        let fresh = try Binary.run(["--db", db, "--now", "2026-03-02T09:00:00Z", "get", "--type", "order", "1", "--json"])
+        let fresh = try Binary.run([
+            "--db", db, "--now", "2026-03-02T09:00:00Z", "get", "--type", "order", "1", "--json",
+        ])
         #expect(fresh.status == 0, "\(fresh.stderr)")
         // Serve's first write after is refused (its earlier changes are in the file moved away), then it goes on.
         #expect(client.ingest("u", "after")["error"]?["data"]?["code"] == "database_replaced")
