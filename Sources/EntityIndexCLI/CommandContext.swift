@@ -113,12 +113,8 @@ public final class CommandContext {
 
     /// Checks that the index knows `type`: a misspelt `--type` is an error with a suggestion, not an empty answer.
     func check(type: String?) throws(EntityIndexError) {
-        guard let type, !(try store().knowsType(type)) else { return }
-        let known = try store().entityTypes()
-        var message = "unknown type \(Quoting.quoted(type))"
-        if let near = Suggestion.closest(to: type, in: known) { message += "; did you mean \(Quoting.quoted(near))?" }
-        message += known.isEmpty ? " (the index has no entities)" : " (the index has: \(Quoting.names(known)))"
-        throw EntityIndexError(.notFound, message)
+        guard let type else { return }
+        try store().checkKnown(types: [type], emptyIndexAnswers: false)
     }
 
     /// Whether the path names a file that may hold an index: a missing file holds none, nor does an empty one

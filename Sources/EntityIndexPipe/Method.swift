@@ -84,10 +84,14 @@ public protocol PipeMethod: Sendable {
 extension PipeMethod {
     public func validate() throws(EntityIndexError) {}
 
-    /// Decodes `params`, runs the request and encodes its result: what the pipe does for one request.
+    /// Decodes `params`, runs the request and encodes its result: what the pipe does for one request. A type the
+    /// index does not know is `not_found` (see `NamesEntityTypes`).
     static func respond(to params: JSONValue?, on store: EntityStore) throws(EntityIndexError) -> JSONValue {
         let request = try Self(params: try Params(params, method: method.rawValue, allowed: parameters))
         try request.validate()
+        if let named = request as? any NamesEntityTypes {
+            try store.checkKnown(types: named.namedTypes, emptyIndexAnswers: true)
+        }
         return encode(try request.run(on: store))
     }
 
@@ -110,6 +114,20 @@ extension PipeMethod {
         if let type, let problem = RecordValidator.typeProblem(type) { throw invalid(name, problem) }
     }
 }
+
+/// A request that reads entities of the types it names: a type the index does not know is an error with the
+/// closest known one, as the CLI's `--type` is, not an empty answer an assistant would take for "none"; an index
+/// with no entities at all answers empty. (`related` is not one: `in` lists who points at an id of any type.)
+protocol NamesEntityTypes {
+    var namedTypes: [String] { get }
+}
+
+extension GetRequest: NamesEntityTypes { var namedTypes: [String] { [type] } }
+extension SuggestRequest: NamesEntityTypes { var namedTypes: [String] { types } }
+extension AllRequest: NamesEntityTypes { var namedTypes: [String] { types } }
+extension PropertyQueryRequest: NamesEntityTypes { var namedTypes: [String] { types } }
+extension SearchRequest: NamesEntityTypes { var namedTypes: [String] { types } }
+extension SpotlightRequest: NamesEntityTypes { var namedTypes: [String] { types } }
 
 // MARK: - Methods without parameters
 

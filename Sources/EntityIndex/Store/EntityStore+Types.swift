@@ -1,4 +1,5 @@
 import SQLite
+import JSON
 
 extension EntityStore {
     /// Whether the index knows `type`: an entity has it (expired ones count) or it was declared.
@@ -25,6 +26,23 @@ extension EntityStore {
             }
         } catch {
             throw EntityIndexError.wrap(error, doing: "listing the entity types")
+        }
+    }
+
+    /// Refuses a type the index does not know (`not_found`, with the closest known type and the list), so that a
+    /// misspelt type is an error and not an empty answer. With `emptyIndexAnswers`, an index without any type
+    /// lets every type through: there, an empty answer is the right one.
+    public func checkKnown(types: [String], emptyIndexAnswers: Bool) throws(EntityIndexError) {
+        for type in types where !(try knowsType(type)) {
+            let known = try entityTypes()
+            if known.isEmpty && emptyIndexAnswers { return }
+            var message = "unknown type \(Quoting.quoted(type))"
+            if let near = Suggestion.closest(to: type, in: known) {
+                message += "; did you mean \(Quoting.quoted(near))?"
+            }
+            message +=
+                known.isEmpty ? " (the index has no entities)" : " (the index has: \(Quoting.names(known)))"
+            throw EntityIndexError(.notFound, message)
         }
     }
 }
