@@ -9,7 +9,11 @@ enum Report {
     ) throws {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let old = try? String(contentsOfFile: dir + "/benchmarks.md", encoding: .utf8)
-        let command = "make bench" + (quick ? " QUICK=1" : "") + (corpus == "both" ? "" : " BENCH_CORPUS=\(corpus)")
+        // One variant of the package list alone: say which (make bench runs both by default).
+        let variants = Set(real.map(\.withDescriptions))
+        let variant = variants.count == 1 ? " DEBIAN_VARIANTS=\(variants.first! ? "long" : "short")" : ""
+        let command =
+            "make bench" + (quick ? " QUICK=1" : "") + (corpus == "both" ? "" : " BENCH_CORPUS=\(corpus)") + variant
         var md = "# Benchmarks\n\n"
         md +=
             "Produced by `\(command)` on \(machine()). Each figure is shown beside a baseline run in the same process: "
