@@ -31,9 +31,22 @@ enum Report {
         let kept = "_Kept from an earlier run: `\(command)` did not measure this corpus._\n\n"
         for (i, r) in real.enumerated() { md += try realSection(r, dir: dir, first: i == 0) }
         md += bytesSection(real)
-        /// An earlier run's section, its heading followed by the note that says so.
+        /// An earlier run's section, its heading followed by the note that says so (this run's note alone: the notes
+        /// of the runs before, which named other commands, are dropped).
         func keep(_ section: String) -> String {
-            let text = section.replacingOccurrences(of: kept, with: "")
+            var lines: [Substring] = []
+            var skipBlank = false
+            for line in section.split(separator: "\n", omittingEmptySubsequences: false) {
+                if line.hasPrefix("_Kept from an earlier run: ") {
+                    skipBlank = true
+                } else if skipBlank && line.isEmpty {
+                    skipBlank = false
+                } else {
+                    lines.append(line)
+                    skipBlank = false
+                }
+            }
+            let text = lines.joined(separator: "\n")
             guard let heading = text.range(of: "\n\n") else { return text }
             return String(text[..<heading.upperBound]) + kept + String(text[heading.upperBound...])
         }
