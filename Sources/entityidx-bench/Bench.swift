@@ -7,7 +7,8 @@ import JSON
 /// Usage: entityidx-bench [--quick] [--sizes N,N…] [--real FILE]… [--tantivy SCRIPT [--python PATH]]
 /// [--corpus both|real|synthetic] [--binary PATH] [--out DIR], or entityidx-bench generate N. The real corpus is
 /// Debian's package list as NDJSON, made by scripts/debian-corpus.py (--real once per variant: with long
-/// descriptions, without); --tantivy runs scripts/tantivy-peer.py with that Python on the same records and queries.
+/// descriptions, without), where FTS5 built by hand (`HandBuiltFTS5`) runs beside the baseline; --tantivy runs
+/// scripts/tantivy-peer.py with that Python on the same records and queries.
 /// Prints the tables and writes DIR/benchmarks.md (docs by default) and the charts (gnuplot, when installed).
 @main struct Bench {
     static func main() throws {
@@ -158,6 +159,8 @@ struct ClassReport {
     var inProcess: Latency
     var pipe: Latency
     var baseline: Latency
+    /// FTS5 built by hand (`HandBuiltFTS5`) on the real corpus: its searches (it has no property query).
+    var handBuilt: Latency? = nil
     /// Tantivy's figures on the real corpus, when it ran.
     var tantivy: Latency? = nil
     /// `POST /rpc` of `entityidx serve` on one keep-alive connection, on the real corpus.

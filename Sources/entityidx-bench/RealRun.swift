@@ -3,8 +3,9 @@ import Foundation
 import JSON
 import SQLite
 
-/// The real corpus: Debian's package list, ingested by `entityidx ingest` and by the raw FTS5 baseline, then searched
-/// with a query mix drawn from it, through the pipe, in process, and on the baseline; then by tantivy, when given.
+/// The real corpus: Debian's package list, ingested by `entityidx ingest`, by the raw FTS5 baseline and by FTS5 built by
+/// hand, then searched with a query mix drawn from it, through the pipe, in process, and on both FTS5 databases; then
+/// by tantivy, when given.
 struct RealRun {
     let file: String
     let binary: String
@@ -39,11 +40,18 @@ struct RealRun {
         let baseSeconds = now() - t0 + parseSeconds
         try baseline.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
+        let handPath = "\(work)/\(tag)-hand.sqlite"
+        let handBuilt = try HandBuiltFTS5(path: handPath)
+        let t1 = now()
+        _ = try handBuilt.ingest(file: file)
+        let handSeconds = now() - t1
+        try handBuilt.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
         let store = try EntityStore(path: ours, now: Timestamp.parse(clock)!)
         // A connection of the bench's own reads the database (the store keeps its connection to itself).
         let inspect = try Connection(path: ours)
         try inspect.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        let ourBytes = fileSize(ours), baseBytes = fileSize(basePath)
+        let ourBytes = fileSize(ours), baseBytes = fileSize(basePath), handBytes = fileSize(handPath)
 
         let corpus = RealCorpus(records: records)
         let pipe = try PipeClient(binary: binary, db: ours)
@@ -56,6 +64,7 @@ struct RealRun {
             for q in qc.queries.prefix(5) {
                 _ = try store.search(SearchRequest(query: q))
                 _ = try baseline.search(q)
+                _ = try handBuilt.search(q)
                 _ = try pipe.call(searchLine(q))
                 try http.call(searchLine(q))
             }
@@ -64,8 +73,10 @@ struct RealRun {
             let served = try Latency(timing: qc.queries) { try http.call(searchLine($0)) }
             let mine = try Latency(timing: qc.queries) { _ = try store.search(SearchRequest(query: $0)) }
             let base = try Latency(timing: qc.queries) { _ = try baseline.search($0) }
+            let hand = try Latency(timing: qc.queries) { _ = try handBuilt.search($0) }
             classes.append(
-                ClassReport(name: qc.name, inProcess: mine, pipe: piped, baseline: base, serve: served))
+                ClassReport(
+                    name: qc.name, inProcess: mine, pipe: piped, baseline: base, handBuilt: hand, serve: served))
         }
         // Throughput of the query mix, requests written ahead (pipelined) on the pipe and on the connection.
         let mix = queries.flatMap(\.queries)
@@ -86,6 +97,7 @@ struct RealRun {
         // Read after the searches: dbstat's walk of every page would otherwise leave the page caches warmed.
         let tables = try TableBytes.read(inspect, fileBytes: ourBytes)
         let baseTables = try TableBytes.read(baseline.db, fileBytes: baseBytes)
+        let handTables = try TableBytes.read(handBuilt.db, fileBytes: handBytes)
         var peer: PeerReport?
         if let tantivy {
             let report = try tantivy.run(
@@ -98,6 +110,7 @@ struct RealRun {
             name: "all searches", inProcess: Latency(samples: searches.flatMap(\.inProcess.samples)),
             pipe: Latency(samples: searches.flatMap(\.pipe.samples)),
             baseline: Latency(samples: searches.flatMap(\.baseline.samples)),
+            handBuilt: Latency(samples: searches.flatMap { $0.handBuilt?.samples ?? [] }),
             serve: Latency(samples: searches.flatMap { $0.serve?.samples ?? [] }))
         if peer != nil { all.tantivy = Latency(samples: searches.flatMap { $0.tantivy?.samples ?? [] }) }
         return RealReport(
@@ -105,7 +118,8 @@ struct RealRun {
             megabytesIn: Double(fileSize(file)) / 1e6, ingestSeconds: seconds, reingestSeconds: reSeconds,
             baselineSeconds: baseSeconds, bytes: ourBytes, baselineBytes: baseBytes,
             peakMemoryMB: Double(peakKiB) / 1024, classes: classes + [all], cuts: cuts, tables: tables,
-            baselineTables: baseTables, tantivy: peer,
+            baselineTables: baseTables, handBuilt: (seconds: handSeconds, bytes: handBytes, tables: handTables),
+            tantivy: peer,
             searchRates: (pipe: pipeRate, serve: serveRate, count: lines.count),
             frequency: (pipe: frequencyPipe, inProcess: frequencyInProcess), serveLoad: serveLoad)
     }
@@ -156,6 +170,9 @@ struct RealReport {
     var classes: [ClassReport]
     var cuts: [String]
     var tables: [TableBytes], baselineTables: [TableBytes]
+    /// FTS5 built by hand (`HandBuiltFTS5`): its ingest (reading and parsing the file included), its bytes on disk
+    /// and where they go.
+    var handBuilt: (seconds: Double, bytes: Int64, tables: [TableBytes])
     var tantivy: PeerReport?
     /// Searches per second of the query mix, written ahead, through the pipe and through `serve`'s `POST /rpc`.
     var searchRates: (pipe: Double, serve: Double, count: Int)? = nil
@@ -181,19 +198,22 @@ struct RealReport {
         t +=
             "database          \(f(bytesPerRecord, 0)) B/record (\(f(Double(bytes) / 1e6, 1)) MB)   baseline \(f(baselineBytesPerRecord, 0)) (\(f(Double(baselineBytes) / 1e6, 1)) MB)   ratio \(f(bytesPerRecord / baselineBytesPerRecord))×\n"
         t += "peak memory       \(f(peakMemoryMB, 1)) MB (entityidx ingest)\n"
+        t +=
+            "FTS5 by hand      ingest \(f(handBuilt.seconds)) s, \(f(Double(handBuilt.bytes) / Double(records), 0)) B/record (\(f(Double(handBuilt.bytes) / 1e6, 1)) MB)\n"
         if let tantivy {
             t +=
                 "tantivy           \(tantivy.version): build \(f(tantivy.ingestSeconds)) s, index \(f(Double(tantivy.bytes) / 1e6, 1)) MB in \(tantivy.segments) segments\n"
         }
         for c in cuts { t += "cut by converter  \(c)\n" }
         t += "latency, ms        pipe p50 / p99     baseline p50 / p99   ratio p50 / p99   in process p50 / p99"
-        t += tantivy == nil ? "\n" : "   tantivy p50 / p99\n"
+        t += "   by hand p50 / p99" + (tantivy == nil ? "\n" : "   tantivy p50 / p99\n")
         for c in classes {
             let name = c.name.padding(toLength: 17, withPad: " ", startingAt: 0)
             t +=
                 "  \(name) \(f(c.pipe.p50, 3)) / \(f(c.pipe.p99, 3))      \(f(c.baseline.p50, 3)) / \(f(c.baseline.p99, 3))"
             t += "     \(f(c.pipe.p50 / max(c.baseline.p50, 0.0001))) / \(f(c.pipe.p99 / max(c.baseline.p99, 0.0001)))"
             t += "      \(f(c.inProcess.p50, 3)) / \(f(c.inProcess.p99, 3))"
+            t += c.handBuilt.map { "      \(f($0.p50, 3)) / \(f($0.p99, 3))" } ?? "      -"
             t += c.tantivy.map { "      \(f($0.p50, 3)) / \(f($0.p99, 3))\n" } ?? "\n"
         }
         if let frequency {
@@ -213,6 +233,17 @@ struct RealReport {
         }
         t += TableBytes.text(tables, title: "entityidx's database")
         t += TableBytes.text(baselineTables, title: "the baseline's database")
+        if let check = tantivy?.regex {
+            t +=
+                "tantivy's prefix  regex and automaton match the same documents on \(check.identical) of \(check.checked) queries (\(check.matches) matches)\n"
+            for c in classes {
+                guard let times = check.classes[c.name] else { continue }
+                let name = c.name.padding(toLength: 17, withPad: " ", startingAt: 0)
+                t +=
+                    "  \(name) regex \(f(times.regex.p50, 3)) / \(f(times.regex.p99, 3))   automaton \(f(times.automaton.p50, 3)) / \(f(times.automaton.p99, 3))\n"
+            }
+        }
+        t += TableBytes.text(handBuilt.tables, title: "FTS5 by hand's database")
         if let tantivy {
             t += "bytes of tantivy's index, \(tantivy.bytes) in all\n"
             for file in tantivy.files {

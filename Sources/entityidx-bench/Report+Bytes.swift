@@ -15,6 +15,7 @@ extension Report {
         let variants = reports.map { $0.withDescriptions ? "long descriptions" : "no long descriptions" }
         md += table("entityidx", variants: variants, reports.map(\.tables))
         md += table("raw FTS5 baseline", variants: variants, reports.map(\.baselineTables))
+        md += table("FTS5 by hand", variants: variants, reports.map(\.handBuilt.tables))
         if reports.allSatisfy({ $0.tantivy != nil }) {
             let files = reports.map { r in
                 r.tantivy!.files.map { file in

@@ -19,67 +19,59 @@ extension Report {
         md +=
             "(`unicode61`, no prefix index) over id, title, subtitle, keywords and description, searched with exact `bm25` "
         md += "ordering (`ORDER BY rank LIMIT 20`), plus a plain table with an index on (section, installed size).\n\n"
-        if let peer, !first {
-            md +=
-                "Tantivy as above: the same five fields, the same queries, ending in \(peer.segments) segments.\n\n"
-        } else if let peer {
-            md +=
-                "Tantivy (\(peer.version), Python's `tantivy` package, run by `scripts/tantivy-peer.py` after the other two) indexes "
-            md +=
-                "the same five fields, stored and with positions, as the baseline does, plus the section and the installed size "
-            md +=
-                "(a fast field); its index is built in process from the same NDJSON file (parsing included) on the threads "
-            md +=
-                "tantivy chooses (one a core, up to 8), and ends in \(peer.segments) segments. It runs the same queries in the same order with the "
-            md +=
-                "baseline's reading (every word, each a phrase of its tokens, in any field, the last word a prefix, top 20 "
-            md +=
-                "without a count), timed in Python around the binding's calls; the script's head names where its scores "
-            md += "differ from FTS5's `bm25`.\n\n"
-        }
+        md += peersText(r, first: first)
         for c in r.cuts { md += "- The converter cut a record to fit the record limits: `\(c)`.\n" }
         if !r.cuts.isEmpty { md += "\n" }
-        md += "| | entityidx | baseline | ratio |\(peer == nil ? "" : " tantivy | entityidx / tantivy |")\n"
-        md += "|---|---|---|---|\(peer == nil ? "" : "---|---|")\n"
+        md += "| | entityidx | baseline | ratio | FTS5 by hand | entityidx / by hand |"
+        md += "\(peer == nil ? "" : " tantivy | entityidx / tantivy |")\n"
+        md += "|---|---|---|---|---|---|\(peer == nil ? "" : "---|---|")\n"
         /// Tantivy's value and entityidx's ratio to it (none when `ours` is nil).
         func peerColumns(_ value: Double?, _ ours: Double?, digits: Int = 2) -> String {
             guard peer != nil else { return "" }
             guard let value else { return " | |" }
             return " \(f(value, digits)) | \(ours.map { f($0 / value) + "×" } ?? "") |"
         }
+        /// FTS5 by hand's value and entityidx's ratio to it.
+        func handColumns(_ value: Double?, _ ours: Double?, digits: Int = 2) -> String {
+            guard let value else { return " | |" }
+            return " \(f(value, digits)) | \(ours.map { f($0 / value) + "×" } ?? "") |"
+        }
+        let hand = r.handBuilt
         md +=
             "| ingest, s | \(f(r.ingestSeconds)) | \(f(r.baselineSeconds)) | \(f(r.ingestSeconds / r.baselineSeconds))× |"
-        md += peerColumns(peer?.ingestSeconds, r.ingestSeconds) + "\n"
+        md += handColumns(hand.seconds, r.ingestSeconds) + peerColumns(peer?.ingestSeconds, r.ingestSeconds) + "\n"
         md +=
             "| ingest, records/s | \(f(Double(r.records) / r.ingestSeconds, 0)) | \(f(Double(r.records) / r.baselineSeconds, 0)) | |"
+        md += handColumns(Double(r.records) / hand.seconds, nil, digits: 0)
         md += peerColumns(peer.map { Double(r.records) / $0.ingestSeconds }, nil, digits: 0)
         md += "\n"
         md +=
             "| re-ingest unchanged, s (ratio to the baseline's ingest) | \(f(r.reingestSeconds)) | | \(f(r.reingestSeconds / r.baselineSeconds))× |"
-        md += peerColumns(nil, 0) + "\n"
+        md += handColumns(nil, nil) + peerColumns(nil, 0) + "\n"
         md +=
             "| database, bytes/record | \(f(r.bytesPerRecord, 0)) | \(f(r.baselineBytesPerRecord, 0)) | \(f(r.bytesPerRecord / r.baselineBytesPerRecord))× |"
+        md += handColumns(Double(hand.bytes) / Double(r.records), r.bytesPerRecord, digits: 0)
         md += peerColumns(peer.map { Double($0.bytes) / Double(r.records) }, r.bytesPerRecord, digits: 0) + "\n"
         md += "| database, MB | \(f(Double(r.bytes) / 1e6, 1)) | \(f(Double(r.baselineBytes) / 1e6, 1)) | |"
+        md += handColumns(Double(hand.bytes) / 1e6, nil, digits: 1)
         md += peerColumns(peer.map { Double($0.bytes) / 1e6 }, nil, digits: 1) + "\n"
-        md += "| peak memory of the ingest, MB | \(f(r.peakMemoryMB, 1)) | | |\(peerColumns(nil, 0))\n\n"
+        md +=
+            "| peak memory of the ingest, MB | \(f(r.peakMemoryMB, 1)) | | |\(handColumns(nil, nil))\(peerColumns(nil, 0))\n\n"
         md +=
             "Search latency in ms, \(r.classes.first?.pipe.samples.count ?? 0) queries per class drawn from the corpus. "
         md +=
             "entityidx is measured through the pipe (a request line to `entityidx pipe` and its whole response read back, 20 "
-        md += "results) and in process; the baseline\(peer == nil ? "" : " and tantivy") in process.\n\n"
+        md += "results) and in process; the baseline in process.\n\n"
         md +=
-            "| class | pipe p50 | pipe p99 | baseline p50 | baseline p99 | ratio p50 | ratio p99 | in process p50 | in process p99 |"
-        md += peer == nil ? "\n" : " tantivy p50 | tantivy p99 |\n"
-        md += "|---|---|---|---|---|---|---|---|---|\(peer == nil ? "" : "---|---|")\n"
+            "| class | pipe p50 | pipe p99 | baseline p50 | baseline p99 | ratio p50 | ratio p99 | in process p50 | in process p99 |\n"
+        md += "|---|---|---|---|---|---|---|---|---|\n"
         for c in r.classes {
             md +=
                 "| \(c.name) | \(f(c.pipe.p50, 3)) | \(f(c.pipe.p99, 3)) | \(f(c.baseline.p50, 3)) | \(f(c.baseline.p99, 3)) "
             md += "| \(f(c.pipe.p50 / max(c.baseline.p50, 0.0001)))× | \(f(c.pipe.p99 / max(c.baseline.p99, 0.0001)))× "
-            md += "| \(f(c.inProcess.p50, 3)) | \(f(c.inProcess.p99, 3)) |"
-            if peer != nil { md += c.tantivy.map { " \(f($0.p50, 3)) | \(f($0.p99, 3)) |" } ?? " | |" }
-            md += "\n"
+            md += "| \(f(c.inProcess.p50, 3)) | \(f(c.inProcess.p99, 3)) |\n"
         }
+        md += peersTables(r)
         if r.classes.contains(where: { $0.serve != nil }) {
             md +=
                 "\nThrough `entityidx serve`: the same searches as `POST /rpc` requests on one keep-alive connection (the "
@@ -108,19 +100,20 @@ extension Report {
             }
             if let load = r.serveLoad { md += "\n" + load.text }
         }
-        var dat = "# class pipe_p50 pipe_p99 baseline_p50 baseline_p99 tantivy_p50 tantivy_p99\n"
+        var dat = "# class pipe_p50 pipe_p99 baseline_p50 baseline_p99 tantivy_p50 tantivy_p99 hand_p50 hand_p99\n"
         for c in r.classes {
             dat +=
                 "\"\(c.name)\" \(f(c.pipe.p50, 4)) \(f(c.pipe.p99, 4)) \(f(c.baseline.p50, 4)) \(f(c.baseline.p99, 4))"
-            dat += c.tantivy.map { " \(f($0.p50, 4)) \(f($0.p99, 4))\n" } ?? " NaN NaN\n"
+            dat += c.tantivy.map { " \(f($0.p50, 4)) \(f($0.p99, 4))" } ?? " NaN NaN"
+            dat += c.handBuilt.map { " \(f($0.p50, 4)) \(f($0.p99, 4))\n" } ?? " NaN NaN\n"
         }
         try dat.write(toFile: dir + "/\(chart)-latency.dat", atomically: true, encoding: .utf8)
         let peerSeconds = peer.map { f($0.ingestSeconds, 3) } ?? "NaN"
         let peerSize = peer.map { f(Double($0.bytes) / 1e7, 3) } ?? "NaN"
         let ingest = """
-            "ingest, s" \(f(r.ingestSeconds, 3)) \(f(r.baselineSeconds, 3)) \(peerSeconds)
-            "re-ingest, s" \(f(r.reingestSeconds, 3)) 0 0
-            "database, 10 MB" \(f(Double(r.bytes) / 1e7, 3)) \(f(Double(r.baselineBytes) / 1e7, 3)) \(peerSize)
+            "ingest, s" \(f(r.ingestSeconds, 3)) \(f(r.baselineSeconds, 3)) \(peerSeconds) \(f(r.handBuilt.seconds, 3))
+            "re-ingest, s" \(f(r.reingestSeconds, 3)) 0 0 0
+            "database, 10 MB" \(f(Double(r.bytes) / 1e7, 3)) \(f(Double(r.baselineBytes) / 1e7, 3)) \(peerSize) \(f(Double(r.handBuilt.bytes) / 1e7, 3))
 
             """
         try ingest.write(toFile: dir + "/\(chart)-ingest.dat", atomically: true, encoding: .utf8)
@@ -129,7 +122,7 @@ extension Report {
         let gp = """
             set terminal pngcairo size 1000,760
             set output '\(dir)/\(chart).png'
-            set multiplot layout 2,1 title 'Debian packages (\(r.records)\(r.withDescriptions ? "" : ", no long descriptions")): entityidx beside raw FTS5 with bm25\(peer == nil ? "" : " and tantivy")'
+            set multiplot layout 2,1 title 'Debian packages (\(r.records)\(r.withDescriptions ? "" : ", no long descriptions")): entityidx beside raw FTS5 with bm25, FTS5 by hand\(peer == nil ? "" : " and tantivy")'
             set style data histogram
             set style histogram cluster gap 1
             set style fill solid 0.8 border -1
@@ -140,17 +133,19 @@ extension Report {
             set ylabel 'ms'
             set xtics rotate by -25 font ',9'
             plot '\(dir)/\(chart)-latency.dat' using 2:xtic(1) title 'entityidx p50 (pipe)', '' using 3 title 'entityidx p99 (pipe)', \\
-                 '' using 4 title 'FTS5 bm25 p50', '' using 5 title 'FTS5 bm25 p99'\(peerLatency)
+                 '' using 4 title 'FTS5 bm25 p50', '' using 5 title 'FTS5 bm25 p99'\(peerLatency), \\
+                 '' using 8 title 'FTS5 by hand p50', '' using 9 title 'FTS5 by hand p99'
             unset logscale y
             set ylabel ''
             set yrange [0:*]
             set xtics norotate font ',10'
-            plot '\(dir)/\(chart)-ingest.dat' using 2:xtic(1) title 'entityidx', '' using 3 title 'FTS5 baseline'\(peerIngest)
+            plot '\(dir)/\(chart)-ingest.dat' using 2:xtic(1) title 'entityidx', '' using 3 title 'FTS5 baseline'\(peerIngest), \\
+                 '' using 5 title 'FTS5 by hand'
             unset multiplot
             """
         try gp.write(toFile: dir + "/\(chart).gp", atomically: true, encoding: .utf8)
         if runGnuplot(dir + "/\(chart).gp") {
-            md += "\n![Debian packages: latency, ingest and size beside the baseline](\(chart).png)\n"
+            md += "\n![Debian packages: latency, ingest and size beside the baseline and the peers](\(chart).png)\n"
         }
         return md + "\n"
     }

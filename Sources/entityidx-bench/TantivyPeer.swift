@@ -5,7 +5,9 @@ import JSON
 /// NDJSON file and the same queries, in the same run.
 ///
 /// The queries go to the script as JSON lines with their class; the script builds its index in process, runs them
-/// and prints its build time, its bytes on disk and every query's milliseconds as one JSON object.
+/// and prints its build time, its bytes on disk and every query's milliseconds as one JSON object. It is also asked
+/// to run the searches with the regex prefix it once used (`--compare-regex`): whether its matches equal the prefix
+/// automaton's, and what each costs.
 struct TantivyPeer {
     let python: String
     let script: String
@@ -27,7 +29,7 @@ struct TantivyPeer {
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [script, "--records", file, "--queries", queries, "--index", index]
+        process.arguments = [script, "--records", file, "--queries", queries, "--index", index, "--compare-regex"]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -50,7 +52,34 @@ struct TantivyPeer {
         return PeerReport(
             version: reply["version"]?.string ?? "tantivy", ingestSeconds: seconds, bytes: bytes,
             files: files.sorted { $0.bytes > $1.bytes }, segments: Int(reply["segments"]?.number?.int ?? 0),
-            classes: latencies)
+            classes: latencies, regex: reply["regex"].flatMap(RegexCheck.init))
+    }
+}
+
+/// The regex prefix beside the prefix automaton, on the same index and queries: how many of the queries that end in
+/// a one-token word match the same documents both ways, and each way's milliseconds by class (the whole search).
+struct RegexCheck {
+    var checked: Int
+    var identical: Int
+    /// The documents those queries' prefixes match, summed.
+    var matches: Int
+    /// Queries whose matches differ (the first few).
+    var different: [String]
+    var classes: [String: (regex: Latency, automaton: Latency)]
+
+    init?(_ json: JSONValue) {
+        guard let checked = json["checked"]?.number?.int, let identical = json["identical"]?.number?.int else {
+            return nil
+        }
+        self.checked = Int(checked)
+        self.identical = Int(identical)
+        matches = Int(json["matches"]?.number?.int ?? 0)
+        different = (json["different"]?.array ?? []).compactMap(\.string)
+        func latency(_ v: JSONValue?) -> Latency { Latency(samples: (v?.array ?? []).compactMap { $0.number?.double }) }
+        classes = [:]
+        for (name, pair) in json["classes"]?.object ?? JSONObject() {
+            classes[name] = (regex: latency(pair["regex"]), automaton: latency(pair["automaton"]))
+        }
     }
 }
 
@@ -62,10 +91,12 @@ struct PeerReport {
     var files: [(kind: String, bytes: Int64)]
     var segments: Int
     var classes: [String: Latency]
+    /// The regex prefix beside the automaton, when the script ran it.
+    var regex: RegexCheck?
 
     /// What each of tantivy's files holds, by extension.
     static let kinds = [
-        "store": "stored fields (compressed)", "idx": "postings (document ids, frequencies)", "pos": "positions",
+        "store": "stored records (compressed)", "idx": "postings (document ids, frequencies)", "pos": "positions",
         "term": "term dictionary", "fieldnorm": "field lengths", "fast": "fast fields (installed size)",
         "meta": "index metadata",
     ]
