@@ -1,5 +1,5 @@
-import SQLite
 import JSON
+import SQLite
 
 extension EntityStore {
     /// Whether the index knows `type`: an entity has it (expired ones count) or it was declared.
