@@ -77,18 +77,29 @@ final class ServeRunner: MethodRunner {
         -> JSONValue
     {
         try batch.turn.take(doing: "waiting for this batch's previous request")
+        guard batch.ended == nil, batch.handler.store.batchIsOpen else {
+            // Ended while this request waited for its turn: it must not run on the connection outside the batch.
+            let why = batch.ended ?? "it ended"
+            batch.turn.leave()
+            self.batch = nil
+            throw EntityIndexError(
+                .batchState,
+                "batch \(ServeStores.quoted(batch.id)) is not open (\(why)); this request was not run: start a new batch with batch.begin"
+            )
+        }
         var failed = true
         defer {
             batch.lastUsed = stores.clock()
             let open = batch.handler.store.batchIsOpen
+            let why =
+                switch method {
+                case .batchEnd where !failed: "it was applied by batch.end"
+                case .batchAbort where !failed: "it was rolled back by batch.abort"
+                default: "it was rolled back when its \(method.rawValue) failed"
+                }
+            if !open { batch.ended = why }
             batch.turn.leave()
             if !open {
-                let why =
-                    switch method {
-                    case .batchEnd where !failed: "it was applied by batch.end"
-                    case .batchAbort where !failed: "it was rolled back by batch.abort"
-                    default: "it was rolled back when its \(method.rawValue) failed"
-                    }
                 stores.close(batch, why: why)
                 self.batch = nil
             }

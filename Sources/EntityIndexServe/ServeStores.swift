@@ -150,7 +150,8 @@ final class ServeStores: @unchecked Sendable {
             defer { batch.turn.leave() }
             guard now - batch.lastUsed > batchTimeout, batch.handler.store.batchIsOpen else { continue }
             batch.handler.finish()
-            close(batch, why: "it was rolled back after \(Int(batchTimeout)) s without a request")
+            batch.ended = "it was rolled back after \(Int(batchTimeout)) s without a request"
+            close(batch, why: batch.ended!)
         }
         if writerTurn.tryTake() {
             writer.idle()
@@ -173,8 +174,9 @@ final class ServeStores: @unchecked Sendable {
         for batch in open {
             batch.turn.takeWaiting()
             batch.handler.finish()
+            batch.ended = "the server stopped before it ended"
             batch.turn.leave()
-            close(batch, why: "the server stopped before it ended")
+            close(batch, why: batch.ended!)
         }
         writerTurn.takeWaiting()
         writer.finish()
@@ -188,12 +190,15 @@ final class ServeStores: @unchecked Sendable {
 
 /// A batch of `serve`: its connection, whose open transaction holds the batch's changes, and its client's turn.
 final class ServeBatch: @unchecked Sendable {
-    // Safe to share: `handler` is used only by the holder of `turn`; `lastUsed` only under it too, or read by
-    // `upkeep` as a hint it checks again under the turn.
+    // Safe to share: `handler` and `ended` are used only by the holder of `turn`; `lastUsed` only under it too, or
+    // read by `upkeep` as a hint it checks again under the turn.
     let id: String
     let handler: RequestHandler
     let turn = Turn()
     var lastUsed: Double
+    /// Why the batch is over, once it was rolled back by the server (set in its turn): a request that waited for
+    /// the turn meanwhile is refused instead of running on the connection outside the batch.
+    var ended: String?
 
     init(id: String, handler: RequestHandler, now: Double) {
         self.id = id

@@ -234,4 +234,27 @@ import Testing
         #expect(client.call("get", #"{"type":"order","ids":["1"]}"#)["result"]?["entities"]?.array?.count == 1)
         #expect(server.stop() == 143)
     }
+
+    @Test func aRequestRacingItsBatchsEndIsAppliedWithItOrRefused() throws {
+        let server = try Self.server()
+        for round in 0..<20 {
+            let a = Client(server)
+            a.call("batch.begin")
+            let twin = Client(server)
+            twin.batch = a.batch
+            // The twin's ingest and A's end race for the batch's turn: the ingest is either part of the batch
+            // (applied with it) or refused; it never commits on the batch's connection after the batch ended.
+            let racing = Background { twin.ingest("r\(round)", "racing") }
+            #expect(a.call("batch.end", #"{"clientState":"r\#(round)"}"#)["result"] == [:])
+            let answer = try #require(racing.wait())
+            let present = Client(server).ids(["r\(round)"]) == ["r\(round)"]
+            if answer["result"] != nil {
+                #expect(present, "acknowledged in the batch, so applied with it")
+            } else {
+                #expect(answer["error"]?["data"]?["code"] == "batch_state")
+                #expect(!present, "refused, so absent")
+            }
+        }
+        #expect(server.stop() == 143)
+    }
 }
