@@ -81,10 +81,19 @@ extension MCPServer {
         }
         let quoted = RPCError.quoted(uri)
         let data: JSONValue = ["uri": .string(RPCError.prefix(uri))]
+        if let name = MCPTool.toolReference(uri) {
+            guard let tool = tools.first(where: { $0.name == name }) else {
+                return .error(
+                    RPCError(code: -32602, message: "resource not found: no tool \(RPCError.quoted(name))", data: data))
+            }
+            return resource(uri, tool.details)
+        }
         guard let (type, id) = MCPTool.entityReference(uri) else {
             return .error(
                 RPCError(
-                    code: -32602, message: "resources/read: \(quoted) is not an entityidx://entity/{type}/{id} URI",
+                    code: -32602,
+                    message:
+                        "resources/read: \(quoted) is not an entityidx://entity/{type}/{id} or entityidx://tool/{name} URI",
                     data: data))
         }
         let entity: JSONValue?
@@ -103,9 +112,14 @@ extension MCPServer {
                     message: "resource not found: no entity \(RPCError.prefix(type))/\(RPCError.prefix(id))",
                     data: data))
         }
+        return resource(uri, entity, ttlMs: 0)
+    }
+
+    /// A `resources/read` result of one JSON document.
+    private func resource(_ uri: String, _ value: JSONValue, ttlMs: Int = 300_000) -> RPCAnswer {
         let contents: JSONValue = [
-            ["uri": .string(uri), "mimeType": "application/json", "text": .string(JSONWriter.string(entity))]
+            ["uri": .string(uri), "mimeType": "application/json", "text": .string(JSONWriter.string(value))]
         ]
-        return .result(.object(modern([("contents", contents)], ttlMs: 0)))
+        return .result(.object(modern([("contents", contents)], ttlMs: ttlMs)))
     }
 }

@@ -24,7 +24,8 @@ public final class MCPServer: RPCService {
         search_entities for words, ids and codes (typo-tolerant, best first; with matching "frequency" for a spoken \
         or natural-language request, whose words need not all match), query_entities for property filters \
         and sorting, get_entities for known ids, get_related_entities for linked entities, index_stats for the \
-        types present. Entities are also resources: entityidx://entity/{type}/{id}.
+        types present. Entities are also resources: entityidx://entity/{type}/{id}; so is each tool's whole \
+        description and schemas (its result's included): entityidx://tool/{name}.
         """
 
     /// What runs the tools' methods; `serve` sets it for each HTTP request of a session.
@@ -153,7 +154,11 @@ public final class MCPServer: RPCService {
         case "resources/list":
             return .result(.object(modern([("resources", [])], ttlMs: 0)))
         case "resources/templates/list":
-            return .result(.object(modern([("resourceTemplates", [MCPTool.resourceTemplate])], ttlMs: 300_000)))
+            return .result(
+                .object(
+                    modern(
+                        [("resourceTemplates", [MCPTool.resourceTemplate, MCPTool.toolResourceTemplate])],
+                        ttlMs: 300_000)))
         default:
             return readResource(params)
         }

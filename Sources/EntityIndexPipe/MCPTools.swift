@@ -53,19 +53,18 @@ struct MCPTool {
         catalog.filter { RequestHandler.knows($0.method) && (allowWrites || !$0.writes) }
     }
 
-    /// The tool's entry in `tools/list`.
+    /// The tool's entry in `tools/list`, compact (`MCPTool+Schema.swift`); `details` is the whole of it.
     var definition: JSONValue {
         let entry = PipeSchema.method(method) ?? JSONObject()
-        var annotations = JSONObject([("title", .string(title)), ("readOnlyHint", .bool(!writes))])
+        var annotations = JSONObject([("readOnlyHint", .bool(!writes))])
         if writes {
             annotations["destructiveHint"] = .bool(destructive)
             annotations["idempotentHint"] = .bool(idempotent)
         }
         annotations["openWorldHint"] = false
         var tool = JSONObject([("name", .string(name)), ("title", .string(title))])
-        tool["description"] = entry["description"] ?? .string(title)
-        tool["inputSchema"] = Self.objectSchema(PipeSchema.inlined(entry["params"] ?? [:]))
-        tool["outputSchema"] = Self.objectSchema(PipeSchema.inlined(entry["result"] ?? [:]))
+        tool["description"] = .string(entry["description"]?.string.map(Self.summary) ?? title)
+        tool["inputSchema"] = Self.objectSchema(Self.compact(entry["params"] ?? [:]))
         tool["annotations"] = .object(annotations)
         return .object(tool)
     }

@@ -71,7 +71,7 @@ extension PipeSchema {
     },
     "resultEntity": {"anyOf": [{"$ref": "#/$defs/entity"}, {"$ref": "#/$defs/selectedEntity"}]},
     "fields": {"type": "array", "items": {"type": "string", "minLength": 1},
-      "description": "Only these fields of each entity: record fields (title, subtitle, …) and single properties as properties.NAME; type and id are always there, and so is what the method adds (score, …). An unknown field is an error; a property no entity has is simply absent. Left out: whole entities.",
+      "description": "Only these fields of each entity (properties.NAME for one property). Record fields (title, subtitle, …) and single properties as properties.NAME; type and id are always there, and so is what the method adds (score, …). An unknown field is an error; a property no entity has is simply absent. Left out: whole entities.",
       "examples": [["title", "subtitle", "properties.total"]]},
     "matching": {"enum": ["all", "frequency", "last"],
       "description": "How many terms must match. all: every one. frequency or last: every one first; when fewer entities than the page needs match them all, further passes leave terms out one at a time (frequency: the terms no entity holds, then the most frequent, ties the later first; last: from the end), never the only one, and what each pass finds ranks after what the passes before found (at most as many passes as terms)."},
@@ -104,20 +104,20 @@ extension PipeSchema {
       "params": {"type": "object", "required": ["type", "ids"], "additionalProperties": false,
                  "properties": {
                    "type": {"$ref": "#/$defs/typeName", "description": "The type of the entities."},
-                   "ids": {"type": "array", "items": {"$ref": "#/$defs/entityId"}, "description": "Their ids; the result keeps this order, each entity once, missing and expired ones left out.", "examples": [["1042", "1043"]]},
+                   "ids": {"type": "array", "items": {"$ref": "#/$defs/entityId"}, "description": "The ids to get. The result keeps this order, each entity once, missing and expired ones left out.", "examples": [["1042", "1043"]]},
                    "fields": {"$ref": "#/$defs/fields"}}},
       "result": {"$ref": "#/$defs/entities"}
     },
-    "search": {"description": "Full-text search, best first (entities(matching:)): every term must match, the last one as a prefix; typo matches only when nothing else matches; filters as in query. With matching frequency or last, when fewer than the page's results match every term, terms are left out one at a time and what fewer terms find follows.",
+    "search": {"description": "Full-text search, best first (entities(matching:)). Every term must match, the last one as a prefix; typo matches only when nothing else matches; filters as in query. With matching frequency or last, when fewer than the page's results match every term, terms are left out one at a time and what fewer terms find follows.",
       "params": {"type": "object", "required": ["query"], "additionalProperties": false,
                  "properties": {
-                   "query": {"type": "string", "description": "Words, ids or codes to look for: every term must match, the last one as a prefix; typo matches only when nothing else matches.", "examples": ["cafe", "1042"]},
+                   "query": {"type": "string", "description": "Words, ids or codes to look for. Every term must match, the last one as a prefix; typo matches only when nothing else matches.", "examples": ["cafe", "1042"]},
                    "type": {"$ref": "#/$defs/typeNames", "description": "Only entities of this type, or of these types (an array: their union, ranked together).", "examples": ["order", ["order", "product"]]},
                    "limit": {"$ref": "#/$defs/limit", "description": "The most entities to return.", "default": 20},
                    "filters": {"type": "array", "items": {"$ref": "#/$defs/filter"}, "description": "Property filters every result must also pass, as in query."},
-                   "explain": {"type": "boolean", "description": "Add to each entity the ranking tiers that placed it (with matching frequency or last, first words: the terms matched of the query's, as \"2/3\").", "default": false},
+                   "explain": {"type": "boolean", "description": "Add to each entity the ranking tiers that placed it. With matching frequency or last, first words is the terms matched of the query's, as \"2/3\".", "default": false},
                    "highlight": {"type": "boolean", "description": "Add to each entity the matched spans of each field (start and end in UTF-16 code units).", "default": false},
-                   "cursor": {"type": "string", "description": "Continue a search: the nextCursor of its previous page (same query, type, filters and matching). Pages concatenated equal one request of their combined size; pages reach the first 10,000 results.", "examples": ["20-8c3f0e9a51d2b7c4"]},
+                   "cursor": {"type": "string", "description": "Continue a search: the nextCursor of its previous page. Same query, type, filters and matching. Pages concatenated equal one request of their combined size; pages reach the first 10,000 results.", "examples": ["20-8c3f0e9a51d2b7c4"]},
                    "fields": {"$ref": "#/$defs/fields"},
                    "matching": {"$ref": "#/$defs/matching", "default": "all"}}},
       "result": {"type": "object", "required": ["entities", "total"], "additionalProperties": false,
@@ -126,10 +126,10 @@ extension PipeSchema {
                                 "totalIsLowerBound": {"const": true, "description": "Present when more than 100 entities match: total is then the number known to match, not all of them."},
                                 "nextCursor": {"type": "string", "description": "The cursor of the next page; absent on the last page (and at 10,000 results)."}}}
     },
-    "complete": {"description": "Completions of the last word being typed, as the records write it, most frequent first, with the number of entities that hold each; with words before the last, only among the entities that match them.",
+    "complete": {"description": "Completions of the last word being typed, most frequent first. As the records write it, with the number of entities that hold each; with words before the last, only among the entities that match them.",
       "params": {"type": "object", "required": ["prefix"], "additionalProperties": false,
                  "properties": {
-                   "prefix": {"type": "string", "description": "The text typed so far: its last word is completed, among the entities that match the words before it.", "examples": ["wid", "call j"]},
+                   "prefix": {"type": "string", "description": "The text typed so far. Its last word is completed, among the entities that match the words before it.", "examples": ["wid", "call j"]},
                    "limit": {"$ref": "#/$defs/limit", "description": "The most completions to return.", "default": 8}}},
       "result": {"type": "object", "required": ["completions"], "additionalProperties": false,
                  "properties": {"completions": {"type": "array", "items": {"type": "object", "required": ["term", "documents"], "additionalProperties": false,
@@ -146,7 +146,7 @@ extension PipeSchema {
     "all": {"description": "Every entity of a type, a page at a time (allEntities()).",
       "params": {"type": "object", "required": ["type"], "additionalProperties": false,
                  "properties": {
-                   "type": {"$ref": "#/$defs/typeNames", "description": "The type of the entities to list, or an array of types: their union, listed type by type (in byte order), the cursor then being the last entity's type/id.", "examples": ["order", ["customer", "order"]]},
+                   "type": {"$ref": "#/$defs/typeNames", "description": "The type of the entities to list, or an array of types. Their union is listed type by type (in byte order), the cursor then being the last entity's type/id.", "examples": ["order", ["customer", "order"]]},
                    "limit": {"$ref": "#/$defs/limit", "description": "The most entities in this page.", "default": 100},
                    "cursor": {"type": "string", "description": "The nextCursor of the previous page; left out for the first page."},
                    "fields": {"$ref": "#/$defs/fields"}}},
@@ -156,12 +156,12 @@ extension PipeSchema {
     "query": {"description": "Entities of a type whose properties match filters, sorted (EntityPropertyQuery).",
       "params": {"type": "object", "required": ["type"], "additionalProperties": false,
                  "properties": {
-                   "type": {"$ref": "#/$defs/typeNames", "description": "The type of the entities to query, or an array of types: their union (filters and sort keys read each entity's own property).", "examples": ["order", ["order", "product"]]},
+                   "type": {"$ref": "#/$defs/typeNames", "description": "The type of the entities to query, or an array of types. Their union: filters and sort keys read each entity's own property.", "examples": ["order", ["order", "product"]]},
                    "filters": {"type": "array", "items": {"$ref": "#/$defs/filter"}, "description": "Property filters, combined as mode says; none: every entity of the type."},
                    "mode": {"enum": ["and", "or"], "description": "How the filters combine: and (every filter matches) or or (any one does).", "default": "and"},
-                   "limit": {"$ref": "#/$defs/limit", "description": "The most entities to return; left out, at most 10,000, with a nextCursor to go on."},
+                   "limit": {"$ref": "#/$defs/limit", "description": "The most entities to return. Left out, at most 10,000, with a nextCursor to go on."},
                    "cursor": {"type": "string", "description": "The nextCursor of a previous result, to continue after it."},
-                   "sort": {"type": "array", "items": {"type": "object", "required": ["property"], "additionalProperties": false, "properties": {"property": {"type": "string", "description": "A property name to sort by."}, "order": {"enum": ["asc", "desc"], "description": "asc or desc.", "default": "asc"}}}, "description": "Sort keys, the first one first (entities without the property last); left out, and between ties: by id.", "examples": [[{"property": "total", "order": "desc"}]]},
+                   "sort": {"type": "array", "items": {"type": "object", "required": ["property"], "additionalProperties": false, "properties": {"property": {"type": "string", "description": "A property name to sort by."}, "order": {"enum": ["asc", "desc"], "description": "asc or desc.", "default": "asc"}}}, "description": "Sort keys, the first one first. Entities without the property come last; left out, and between ties: by id.", "examples": [[{"property": "total", "order": "desc"}]]},
                    "fields": {"$ref": "#/$defs/fields"}}},
       "result": {"type": "object", "required": ["entities"], "additionalProperties": false,
                  "properties": {"entities": {"type": "array", "items": {"$ref": "#/$defs/resultEntity"}}, "nextCursor": {"type": "string"}}}
@@ -250,7 +250,7 @@ extension PipeSchema {
       "params": {"$ref": "#/$defs/empty"},
       "result": {"type": "object", "required": ["types"], "additionalProperties": false, "properties": {"types": {"type": "object"}, "stemming": {"type": "object", "additionalProperties": {"enum": ["english"]}, "description": "Each stemmed type and its stemming (absent when no type is stemmed)."}}}
     },
-    "lint": {"description": "Checks records before they are pushed (against themselves and against the index as it would be after the push), or without records the whole index, for what keeps entities from Siri, Shortcuts and Spotlight; reads only. A record that is not valid is an invalid-record finding. Findings come by code, then records of the input by position, then indexed entities by type and id.",
+    "lint": {"description": "Checks records before they are pushed, or the whole index, for what keeps entities from Siri, Shortcuts and Spotlight. Records are checked against themselves and against the index as it would be after the push; reads only. A record that is not valid is an invalid-record finding. Findings come by code, then records of the input by position, then indexed entities by type and id.",
       "params": {"type": "object", "additionalProperties": false, "properties": {
                                                                     "records": {"type": "array", "description": "The records to check, as they would be pushed; left out: the whole index is checked."},
                                                                     "within": {"type": "integer", "minimum": 0, "maximum": 3650, "description": "will-expire reports entities that expire within this many days.", "default": 7}}},
@@ -267,7 +267,7 @@ extension PipeSchema {
         "errors": {"type": "integer"}, "warnings": {"type": "integer"}, "records": {"type": "integer"}, "indexed": {"type": "integer"}, "withinDays": {"type": "integer"},
         "unlisted": {"type": "object", "additionalProperties": {"type": "integer"}, "description": "findings counted (in counts, errors and warnings) but not listed, by code: past the first 1000 invalid-record findings and the first 1000 duplicate-key records of the input; present only when there are some"}}}
     },
-    "drill": {"description": "A reindex drill: compares what the index holds with the records the app's reindex pushes back, as if the system had lost its index; reads only. A bad record is an invalid_record error naming every bad record.",
+    "drill": {"description": "A reindex drill: compares what the index holds with the records the app's reindex pushes back. As if the system had lost its index; reads only. A bad record is an invalid_record error naming every bad record.",
       "params": {"type": "object", "required": ["records"], "additionalProperties": false, "properties": {
                                                                                              "records": {"type": "array", "items": {"$ref": "#/$defs/record"}, "description": "The records the app's reindex pushes back, to compare with what the index holds."},
                                                                                              "type": {"$ref": "#/$defs/typeName", "description": "Only entities of this type, on both sides."}}},
@@ -287,10 +287,10 @@ extension PipeSchema {
       "description": "A Core Spotlight query string (CSSearchQuery). An invalid query is error -32602 with data.code invalid_query and data.character. With fetchAttributes, each entity has type, id and only those attributes (under the names asked for).",
       "params": {"type": "object", "required": ["query"], "additionalProperties": false,
                  "properties": {
-                   "query": {"type": "string", "description": "A Core Spotlight query string (CSSearchQuery): attribute comparisons joined by && and ||, strings with * wildcards and c/d/w modifiers.", "examples": ["title == \"*mug*\"c || price < 10"]},
+                   "query": {"type": "string", "description": "A Core Spotlight query string (CSSearchQuery). Attribute comparisons joined by && and ||, strings with * wildcards and c/d/w modifiers.", "examples": ["title == \"*mug*\"c || price < 10"]},
                    "type": {"$ref": "#/$defs/typeNames", "description": "Only entities of this type, or of these types (an array: their union).", "examples": ["product", ["order", "product"]]},
                    "limit": {"$ref": "#/$defs/limit", "description": "The most entities to return.", "default": 100},
-                   "fetchAttributes": {"type": "array", "items": {"type": "string", "minLength": 1}, "description": "Return only these attributes of each entity, besides type and id (CSSearchQueryContext.fetchAttributes); left out: whole entities. Not with fields.", "examples": [["title", "price"]]},
+                   "fetchAttributes": {"type": "array", "items": {"type": "string", "minLength": 1}, "description": "Only these attributes of each entity, besides type and id. As CSSearchQueryContext.fetchAttributes; left out: whole entities. Not with fields.", "examples": [["title", "price"]]},
                    "fields": {"$ref": "#/$defs/fields"}}},
       "result": {"type": "object", "required": ["entities"], "additionalProperties": false,
                  "properties": {"entities": {"type": "array", "items": {"anyOf": [
@@ -298,7 +298,7 @@ extension PipeSchema {
                    {"type": "object", "required": ["type", "id"], "properties": {"type": {"$ref": "#/$defs/typeName"}, "id": {"type": "string"}}}]}}}}
     },
     "userQuery": {
-      "description": "A user's typed query (CSUserQuery): items are search results for the text as typed (by default matching frequency: fewer terms when fewer than maxItems match them all), suggestions complete the whole typed string from matching titles, synonyms and keywords; matchedRanges are UTF-16 offsets.",
+      "description": "A user's typed query (CSUserQuery): search results and suggestions. Items are search results for the text as typed (by default matching frequency: fewer terms when fewer than maxItems match them all), suggestions complete the whole typed string from matching titles, synonyms and keywords; matchedRanges are UTF-16 offsets.",
       "params": {"type": "object", "required": ["query"], "additionalProperties": false,
                  "properties": {
                    "query": {"type": "string", "description": "The text as the user typed it (CSUserQuery).", "examples": ["wid"]},

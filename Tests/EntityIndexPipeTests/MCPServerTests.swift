@@ -63,6 +63,39 @@ import Testing
         #expect(value?["examples"]?.array?.contains([10, 50]) == true, "between takes [low, high]")
     }
 
+    /// `tools/list` goes into an assistant's context: the read tools' answer, as sent, stays within 12 KB (it was
+    /// 35.6 KB with each method's whole schema inlined, result included).
+    @Test func theReadToolsListIsSmall() throws {
+        let line = #"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"# + Self.meta + "}}"
+        let bytes = try #require(try server().endpoint.respond(to: Array(line.utf8)))
+        #expect(bytes.count <= 12_000, "tools/list is \(bytes.count) bytes")
+        let withWrites = try #require(try server(allowWrites: true).endpoint.respond(to: Array(line.utf8)))
+        #expect(withWrites.count <= 16_000, "tools/list with the write tools is \(withWrites.count) bytes")
+        let tools = try #require(answer(try server(), line)?["result"]?["tools"]?.array)
+        #expect(tools.allSatisfy { $0["outputSchema"] == nil && !JSONWriter.string($0).contains("pattern") })
+    }
+
+    @Test func eachToolHasAResourceWithItsWholeSchemas() throws {
+        let s = try server()
+        let read = { (uri: String) in
+            self.answer(
+                s,
+                #"{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":""# + uri + #"","# + Self.meta
+                    + "}}")
+        }
+        let text = try #require(
+            read("entityidx://tool/search_entities")?["result"]?["contents"]?.array?.first?["text"]?.string)
+        let details = TestSupport.json(text)
+        let search = try #require(PipeSchema.method("search"))
+        #expect(details["description"] == search["description"])
+        #expect(details["inputSchema"] == PipeSchema.inlined(search["params"] ?? [:]))
+        #expect(details["outputSchema"] == PipeSchema.inlined(search["result"] ?? [:]))
+        #expect(details["inputSchema"]?["properties"]?["type"]?["anyOf"] != nil, "patterns and lengths stay here")
+        for uri in ["entityidx://tool/ingest_records", "entityidx://tool/nope", "entityidx://tool/"] {
+            #expect(read(uri)?["error"]?["code"] == JSONValue(-32602), "\(uri)")
+        }
+    }
+
     @Test func resourceURIsArePercentDecoded() throws {
         let s = try server()
         let read = answer(
