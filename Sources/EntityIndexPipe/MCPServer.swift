@@ -38,8 +38,12 @@ public final class MCPServer: RPCService {
     private(set) var legacyVersion: String?
     /// The version agreed by `initialize`, nil before one (an HTTP transport opens a session on it).
     public var negotiatedVersion: String? { legacyVersion }
-    /// The tools' entries in `tools/list`, built once.
+    /// Whether `tools/list` shows the write tools: `serve` lists them only to a client that sent the token (a call
+    /// is checked on its own, so a client without it is told it needs the token).
+    public var listsWrites = true
+    /// The tools' entries in `tools/list`, built once: every tool, and the read tools alone.
     private lazy var toolDefinitions: JSONValue = .array(tools.map(\.definition))
+    private lazy var readToolDefinitions: JSONValue = .array(tools.filter { !$0.writes }.map(\.definition))
 
     public convenience init(
         handler: RequestHandler, allowWrites: Bool, input: Int32 = 0, output: Int32 = 1,
@@ -148,7 +152,8 @@ public final class MCPServer: RPCService {
     private func feature(_ method: String, _ params: JSONObject, room: Int) -> RPCAnswer {
         switch method {
         case "tools/list":
-            return .result(.object(modern([("tools", toolDefinitions)], ttlMs: 300_000)))
+            let listed = listsWrites ? toolDefinitions : readToolDefinitions
+            return .result(.object(modern([("tools", listed)], ttlMs: 300_000)))
         case "tools/call":
             return callTool(params, room: room)
         case "resources/list":

@@ -83,6 +83,7 @@ extension WebServer {
             session?.server
             ?? MCPServer(runner: runner, allowWrites: writes, maxMessageBytes: options.maxMessageBytes)
         server.runner = runner
+        server.listsWrites = writeRefusal(request) == nil
         let gate = WriteGate(server, refusal: writeRefusal(request)) { call in
             call.method == "tools/call" && !server.isReadOnly(call)
         }

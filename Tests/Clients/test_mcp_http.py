@@ -87,7 +87,18 @@ class MCPOverHTTPTests(unittest.TestCase):
             async with httpx2.AsyncClient(headers=headers, timeout=support.HANG) as http:
                 async with Client(streamable_http_client(serve.url + "/mcp", http_client=http), mode="legacy") as client:
                     return await client.call_tool("ingest_records", note)
+
+        async def listed(headers):
+            async with httpx2.AsyncClient(headers=headers, timeout=support.HANG) as http:
+                async with Client(streamable_http_client(serve.url + "/mcp", http_client=http), mode="legacy") as client:
+                    return [tool.name for tool in (await client.list_tools()).tools]
         try:
+            # The write tools are listed only to a client that holds the token.
+            without = asyncio.run(asyncio.wait_for(listed({}), support.HANG))
+            self.assertEqual(without, list(READ_TOOLS))
+            holder = asyncio.run(asyncio.wait_for(listed({"Authorization": f"Bearer {serve.token}"}), support.HANG))
+            self.assertEqual(holder[:len(READ_TOOLS)], list(READ_TOOLS))
+            self.assertIn("ingest_records", holder)
             with self.assertRaises(Exception) as caught:
                 asyncio.run(asyncio.wait_for(ingest({}), support.HANG))
             # The SDK raises the JSON-RPC error of the refused call (in its task groups' exception groups).
