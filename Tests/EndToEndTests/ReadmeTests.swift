@@ -61,6 +61,38 @@ import Testing
         for (a, e) in zip(answered, expected) { #expect(a == e) }
     }
 
+    /// The MCP exchange, on the pipe exchange's order: each `<` line is the answer to the `>` lines, byte for byte
+    /// (scores included); a line shortened with `…` holds its pieces in order.
+    @Test func mcpExchangeIsTheBinarysOwn() throws {
+        let lines = Self.block(after: "A full exchange with the handshake")
+        let sent = lines.filter { $0.hasPrefix("> ") }.map { String($0.dropFirst(2)) }
+        let expected = lines.filter { $0.hasPrefix("< ") }.map { String($0.dropFirst(2)) }
+        #expect(sent.count >= 5 && expected.count >= 4)
+        let db = TestSupport.temporaryDirectory() + "/index.sqlite"
+        let ingest = try Binary.run(
+            ["--db", db, "--now", "2026-03-02T09:00:00Z", "ingest", "-"],
+            input: #"{"type":"order","id":1042,"title":"Order #1042-A","subtitle":"Café de Flore"}"#)
+        #expect(ingest.status == 0, "\(ingest.stderr)")
+        let r = try Binary.run(
+            ["--db", db, "--now", "2026-03-02T09:00:00Z", "mcp"], input: sent.joined(separator: "\n") + "\n")
+        let answered = r.stdout.split(separator: "\n").map(String.init)
+        #expect(answered.count == expected.count)
+        for (a, e) in zip(answered, expected) {
+            if e.contains("…") {
+                var rest = Substring(a)
+                for piece in e.split(separator: "…") where !piece.isEmpty {
+                    guard let found = rest.range(of: piece) else {
+                        Issue.record("\(piece.prefix(80)) is not in the answer \(a.prefix(200))")
+                        break
+                    }
+                    rest = rest[found.upperBound...]
+                }
+            } else {
+                #expect(a == e)
+            }
+        }
+    }
+
     /// Splits a command line the way sh does for the README's examples: spaces, single and double quotes.
     static func shellWords(_ text: String) throws -> [String] {
         var words: [String] = []
