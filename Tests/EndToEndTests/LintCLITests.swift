@@ -45,7 +45,7 @@ import Testing
         let counts = r.json["counts"]?.object ?? JSONObject()
         for code in [
             "invalid-record", "duplicate-key", "id-changed", "type-renamed", "duplicate-content", "too-large",
-            "weak-display", "unreachable", "broken-link", "domain-overlap",
+            "weak-display", "unreachable", "broken-link", "domain-overlap", "mixed-kinds",
         ] {
             #expect((counts[code]?.number?.int ?? 0) >= 1, "\(code): \(counts)")
         }

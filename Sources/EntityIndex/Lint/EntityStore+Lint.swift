@@ -44,6 +44,10 @@ extension EntityStore {
             }
         }
         var recordCount = 0
+        let declarations: [String: [String: PropertyDeclaration]]
+        do { declarations = try allDeclarations(type: nil) } catch {
+            throw EntityIndexError.wrap(error, doing: "reading declarations")
+        }
         if let records = request.records {
             for input in records {
                 recordCount += 1
@@ -59,6 +63,17 @@ extension EntityStore {
                     case .failure(let failure):
                         failure.problems.forEach(invalid)
                     case .success(let record):
+                        let kinds = PropertyDeclaration.problems(
+                            in: record.properties, declarations: declarations[record.type] ?? [:])
+                        guard kinds.isEmpty else {
+                            for (field, problem) in kinds {
+                                invalid(
+                                    RecordProblem(
+                                        position: position, line: line, entity: record.key.description, field: field,
+                                        problem: problem))
+                            }
+                            continue
+                        }
                         let subject = LintSubject(
                             record, location: .input(position, line: line, record.key),
                             expiresAt: pushExpiry, pushedAt: now)
@@ -97,6 +112,7 @@ extension EntityStore {
         var checks = LintChecks(
             subjects: subjects, inputCount: inputCount, wholeIndex: request.records == nil,
             indexedKeys: indexedKeys, now: now, withinDays: request.withinDays)
+        checks.declarations = declarations
         try checks.run()
         findings += checks.findings
         // By code, then location; the broken links of one record keep the order of its related entries.

@@ -11,6 +11,8 @@ struct LintChecks {
     let indexedKeys: Set<EntityKey>
     let now: Int64
     let withinDays: Int
+    /// The declared properties of each type: a declared property refuses other kinds, so `mixed-kinds` skips it.
+    var declarations: [String: [String: PropertyDeclaration]] = [:]
     private(set) var findings: [LintFinding] = []
     /// Input records reported as `id-changed`: not reported again as duplicates of an indexed entity with their
     /// type, domain and title.
@@ -64,6 +66,7 @@ struct LintChecks {
         unreachable()
         try brokenLink()
         domainOverlap()
+        mixedKinds()
     }
 
     /// How a subject is named in a message about another: `order/1042 (record 3)` or `indexed order/1042`.

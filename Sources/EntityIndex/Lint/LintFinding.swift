@@ -27,12 +27,16 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
     case brokenLink = "broken-link"
     /// A domain that is a dotted prefix of (or equal to) another type's domain.
     case domainOverlap = "domain-overlap"
+    /// An undeclared property whose values are of more than one kind among the entities of a type (numbers and
+    /// strings): the values of the other kind drop out of its filters and sort after.
+    case mixedKinds = "mixed-kinds"
 
     /// How bad a finding of this code is.
     public var severity: LintSeverity {
         switch self {
         case .invalidRecord, .duplicateKey, .idChanged, .typeRenamed, .tooLarge: return .error
-        case .willExpire, .duplicateContent, .weakDisplay, .unreachable, .brokenLink, .domainOverlap: return .warning
+        case .willExpire, .duplicateContent, .weakDisplay, .unreachable, .brokenLink, .domainOverlap, .mixedKinds:
+            return .warning
         }
     }
 

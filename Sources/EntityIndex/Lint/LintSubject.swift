@@ -49,6 +49,9 @@ final class LintSubject {
     var largestField: (name: String, bytes: Int)
     /// The title is only digits (`1042`, `#1042-7`) or only an id (the entity's own id, a UUID).
     var titleProblem: String?
+    /// The kinds of the values of each property (`string`, `number`, `boolean`, `date`; null is none), in the
+    /// record's order: what `mixed-kinds` compares.
+    var propertyKinds: [(name: String, kinds: Set<String>)]
 
     init(_ record: EntityRecord, location: LintLocation, expiresAt: Int64, pushedAt: Int64) {
         key = record.key
@@ -69,6 +72,19 @@ final class LintSubject {
         self.pushedAt = pushedAt
         (searchableBytes, largestField) = Self.searchableSize(record)
         titleProblem = Self.titleProblem(record, tokens: titleTokens)
+        propertyKinds = record.properties.map { ($0.key, Self.kinds($0.value)) }
+    }
+
+    /// The kinds of a property's values as an undeclared property stores them (`EntityStore.propertyRow`): a string
+    /// that is an ISO-8601 date-time with a zone is a date.
+    static func kinds(_ value: JSONValue) -> Set<String> {
+        switch value {
+        case .array(let items): return items.reduce(into: []) { $0.formUnion(kinds($1)) }
+        case .string(let s): return [Timestamp.parse(s) == nil ? "string" : "date"]
+        case .number: return ["number"]
+        case .bool: return ["boolean"]
+        default: return []
+        }
     }
 
     /// The engine's normalization of a field: its search tokens (case, width, accents folded), space-separated.

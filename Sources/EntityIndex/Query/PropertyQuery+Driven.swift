@@ -15,7 +15,9 @@ extension EntityStore {
     ///
     /// Same order as the general plan: the sort property's first value, entities without it last, then the id.
     func drivenQuery(_ request: PropertyQueryRequest, sortInfo: PropertyInfo, limit: Int) throws -> [EntityResult]? {
-        guard request.mode == .and, request.sort.count == 1, let key = request.sort.first, !sortInfo.multi else {
+        guard request.mode == .and, request.sort.count == 1, let key = request.sort.first, !sortInfo.multi,
+            !sortInfo.isMixed
+        else {
             return nil
         }
         var best: (index: Int, condition: SQLFragment, count: Int64)?

@@ -187,6 +187,7 @@ extension EntityStore {
                 throw invalid("the value must be [low, high]")
             }
             let low = try operand(bounds[0]), high = try operand(bounds[1])
+            guard low.column == high.column else { throw invalid("the bounds must be of one kind") }
             condition = "p.\(low.column) BETWEEN ? AND ?"
             args += [low.value, high.value]
         case .contains, .notContains:

@@ -87,7 +87,10 @@ extension EntityStore {
     ///
     /// Values compare by the property's type: numbers numerically, dates chronologically, strings after search
     /// normalization (case, width and accents ignored); an array matches `eq`/`contains` when an element does and
-    /// `ne`/`notContains` when none does; an entity without the property matches no filter.
+    /// `ne`/`notContains` when none does; an entity without the property matches no filter. An undeclared property
+    /// whose values are of mixed kinds (numbers and strings) compares each filter with the values of the filter's
+    /// kind only (`total gt 12` answers the numbers above 12, a string never), and sorts numbers before strings
+    /// (`sortKey`).
     public func query(_ request: PropertyQueryRequest) throws(EntityIndexError) -> [EntityResult] {
         try queryPage(request).entities
     }
@@ -126,6 +129,7 @@ extension EntityStore {
             var order: [String] = []
             var orderArguments: [SQLValue] = []
             var sortInfo: [PropertyInfo] = []
+            var firstKeyArguments = 0
             for key in request.sort {
                 let info = try propertyInfo(types: request.types, name: key.property)
                 if let declared = info.declaration, !declared.sortable {
@@ -135,11 +139,10 @@ extension EntityStore {
                     )
                 }
                 sortInfo.append(info)
-                let column = info.isNumeric ? "num" : "text"
-                let value =
-                    "(SELECT p.\(column) FROM property p WHERE p.entity = e.rowid AND p.name = \(Self.propertyName) ORDER BY p.ord LIMIT 1)"
-                order.append("\(value) IS NULL, \(value) \(key.descending ? "DESC" : "ASC")")
-                orderArguments += [.text(key.property), .text(key.property)]
+                let terms = Self.sortKey(key, info: info)
+                order.append(terms.sql)
+                orderArguments += terms.arguments
+                if sortInfo.count == 1 { firstKeyArguments = terms.arguments.count }
             }
             order.append("e.id")
             // A union: the same id in two types ties on everything else.
@@ -152,7 +155,9 @@ extension EntityStore {
                 if let driven = try drivenQuery(request, sortInfo: sortInfo[0], limit: limit) { return driven }
                 let filter = try compileFilters(
                     request.filters, types: request.types, mode: request.mode, style: .lookup)
-                let column = sortInfo[0].isNumeric ? "num" : "text"
+                // A property of mixed kinds: its numbers come first (`sortKey`), walked here; the rest by the
+                // general plan.
+                let column = sortInfo[0].isNumeric || sortInfo[0].isMixed ? "num" : "text"
                 var sql = """
                     SELECT e.type, e.id, e.record FROM property s CROSS JOIN entity e ON e.rowid = s.entity
                     WHERE s.name = \(Self.propertyName) AND s.\(column) IS NOT NULL AND s.ord = 0 AND \(request.typeCondition.sql)
@@ -179,12 +184,13 @@ extension EntityStore {
                     " ORDER BY s.\(column) \(first.descending ? "DESC" : "ASC"), "
                     + order.dropFirst().joined(separator: ", ")
                     + " LIMIT ? OFFSET ?"
-                arguments += Array(orderArguments.dropFirst(2)) + page
+                arguments += Array(orderArguments.dropFirst(firstKeyArguments)) + page
                 let results = try db.prepare(sql).rows(arguments, ResultBudget(limit: maxResultBytes).entity)
                 if results.count == limit { return results }
                 // Fewer: the walk saw every entity that has the sort property. The rest would lack it, but when an
-                // AND filter is on that property, an entity without it matches nothing: done.
-                if !sortFilters.isEmpty { return results }
+                // AND filter is on that property, an entity without it matches nothing: done. (Not when the property
+                // has values of another kind too: the walk read only its numbers.)
+                if !sortFilters.isEmpty, !sortInfo[0].isMixed { return results }
             }
 
             let filter = try compileFilters(request.filters, types: request.types, mode: request.mode, style: .collect)
@@ -223,6 +229,28 @@ extension EntityStore {
             }
             return !kinds.isEmpty && kinds.isSubset(of: ["number", "date", "boolean", "null"]) && kinds != ["null"]
         }
+        /// Whether the property is undeclared and holds both values compared as numbers (numbers, dates, booleans)
+        /// and strings: each filter then compares the values of its own kind, and a sort puts the numbers first.
+        var isMixed: Bool {
+            declaration == nil && kinds.contains("string") && !kinds.isDisjoint(with: ["number", "date", "boolean"])
+        }
+    }
+
+    /// The `ORDER BY` terms of one sort key, on the first value of the property (`ORDER BY p.ord LIMIT 1`), and their
+    /// arguments.
+    ///
+    /// Entities without a value sort last in either direction. A property of mixed kinds sorts its numeric values
+    /// (numbers, dates, booleans) first, among themselves, then its strings, among themselves, in either direction,
+    /// as Meilisearch gives numbers precedence over strings (https://www.meilisearch.com/docs/learn/filtering_and_sorting/sort_search_results).
+    static func sortKey(_ key: PropertySort, info: PropertyInfo) -> SQLFragment {
+        func value(_ column: String) -> String {
+            "(SELECT p.\(column) FROM property p WHERE p.entity = e.rowid AND p.name = \(propertyName) ORDER BY p.ord LIMIT 1)"
+        }
+        let direction = key.descending ? "DESC" : "ASC"
+        let columns = info.isMixed ? ["num", "text"] : [info.isNumeric ? "num" : "text"]
+        return SQLFragment(
+            sql: columns.map { "\(value($0)) IS NULL, \(value($0)) \(direction)" }.joined(separator: ", "),
+            arguments: Array(repeating: .text(key.property), count: 2 * columns.count))
     }
 
     /// What the entities of `types` (every type when empty) hold of property `name`; an error when none has it, or

@@ -22,6 +22,7 @@ extension EntityStore {
                             SQLValue(p.indexingKey),
                         ])
                 }
+                try refuseStoredValues(type: type, properties)
                 try db.run("DELETE FROM property_kind WHERE type = ?", [.text(type)])
                 switch stemming {
                 case nil: break
@@ -38,6 +39,30 @@ extension EntityStore {
         } catch {
             throw EntityIndexError.wrap(error, doing: "declaring properties")
         }
+    }
+
+    /// Refuses declarations that stored entities of `type` do not fit, naming them: a declaration keeps its kind, so
+    /// a value of another kind already stored would otherwise drop out of every filter without a word.
+    private func refuseStoredValues(type: String, _ properties: [PropertyDeclaration]) throws {
+        let declarations = Dictionary(properties.map { ($0.name, $0) }, uniquingKeysWith: { $1 })
+        guard !declarations.isEmpty else { return }
+        var found: [String] = []
+        var count = 0
+        let rows = try db.rows("SELECT id, record FROM entity WHERE type = ? ORDER BY id", [.text(type)]) {
+            ($0.text(0), $0.record(1))
+        }
+        for (id, record) in rows {
+            guard case .object(let props)? = record["properties"] else { continue }
+            for problem in PropertyDeclaration.problems(in: props, declarations: declarations) {
+                count += 1
+                if found.count < 3 { found.append("\(type)/\(id): field \"\(problem.field)\" \(problem.problem)") }
+            }
+        }
+        guard count > 0 else { return }
+        var message = "declare: stored entities hold values the declaration refuses: " + found.joined(separator: "; ")
+        if count > found.count { message += "; and \(count - found.count) more" }
+        message += ". Push them with values of the declared kind, or delete them, then declare again"
+        throw EntityIndexError(.invalidParams, message)
     }
 
     /// The declared properties and text settings of every type, ordered by type and name.

@@ -78,6 +78,18 @@ public struct RecordPreparer: Sendable {
         case .failure(let failure):
             return PreparedRecord(position: position, line: line, outcome: .invalid(failure.problems))
         case .success(let record):
+            let kinds = PropertyDeclaration.problems(
+                in: record.properties, declarations: declarations(for: record.type))
+            guard kinds.isEmpty else {
+                return PreparedRecord(
+                    position: position, line: line,
+                    outcome: .invalid(
+                        kinds.map {
+                            RecordProblem(
+                                position: position, line: line, entity: record.key.description, field: $0.field,
+                                problem: $0.problem)
+                        }))
+            }
             let text = JSONWriter.string(.object(record.json))
             if text.utf8.count > RecordLimits.maxRecordBytes {
                 return PreparedRecord(

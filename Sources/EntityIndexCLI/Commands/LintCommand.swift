@@ -17,9 +17,9 @@ struct LintCommand: Command {
             index as it would be after pushing them, without changing it; without FILE, checks the whole index.
             Codes: invalid-record, duplicate-key, id-changed and type-renamed (the last three for a push only),
             too-large (errors); will-expire, duplicate-content, weak-display, unreachable, broken-link,
-            domain-overlap (warnings). Findings are grouped by code; each names the record (position, line,
-            type/id) and what to change; a finding repeated in more than three records is printed once, with its
-            count and first records (--json lists every finding).
+            domain-overlap, mixed-kinds (warnings). Findings are grouped by code; each names the record
+            (position, line, type/id) and what to change; a finding repeated in more than three records is
+            printed once, with its count and first records (--json lists every finding).
             Exit status 0, or 1 with --strict when any error or warning is found.
             """, literalExample: "lint -- -records.json")
 

@@ -455,7 +455,7 @@ export interface UserQueryResult<P extends PropertiesOf<P> = Properties> {
 
 export type LintCode =
   | "invalid-record" | "duplicate-key" | "id-changed" | "type-renamed" | "will-expire" | "duplicate-content"
-  | "too-large" | "weak-display" | "unreachable" | "broken-link" | "domain-overlap";
+  | "too-large" | "weak-display" | "unreachable" | "broken-link" | "domain-overlap" | "mixed-kinds";
 export interface LintParams<P extends PropertiesOf<P> = Properties> {
   /** The records about to be pushed; without them the whole index is checked. */
   records?: EntityRecord<P>[];
