@@ -57,7 +57,7 @@ import Testing
         #expect(strict.status == 1)
         #expect(strict.stdout.contains("id-changed: 1 error\n  record 1 (line 1) customer/cust-1: is a new id"))
         #expect(strict.stdout.contains("unreachable: 1 warning\n  indexed order/1013: is hidden"))
-        #expect(strict.stdout.contains("in 11 records against 365 indexed entities"))
+        #expect(strict.stdout.contains("in 12 records against 365 indexed entities"))
         #expect(
             strict.stdout.contains(
                 "duplicate-key: 1 error\n  record 11 (line 11) order/1303 (first: line 10): has the type and id of record 10 of"
