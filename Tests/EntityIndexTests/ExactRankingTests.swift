@@ -20,7 +20,7 @@ import Testing
 
     // MARK: - The corpus
 
-    static func corpus(_ count: Int, seed: UInt64) -> [JSONValue] {
+    static func corpus(_ count: Int, seed: UInt64, words: [String] = words) -> [JSONValue] {
         var rng = TestSupport.SeededGenerator(seed: seed)
         func phrase(_ n: ClosedRange<Int>) -> String {
             (0..<Int.random(in: n, using: &rng)).map { _ in words.randomElement(using: &rng)! }.joined(separator: " ")

@@ -117,7 +117,7 @@ extension TypoTolerance {
                 let c = query[0]
                 p = Self.bytes(c)
                 _ = step(c, previous: nil, at: 1)
-                visit(last: c, depth: 1)
+                visit(last: c, depth: 1, limit: budget)
                 return
             }
             let first = query[0].value
@@ -128,36 +128,40 @@ extension TypoTolerance {
                 seeks < TypoTolerance.maxSeeks
             {
                 p = Self.bytes(c)
-                if step(c, previous: nil, at: 1) <= budget { visit(last: c, depth: 1) }
+                if step(c, previous: nil, at: 1) <= budget { visit(last: c, depth: 1, limit: budget) }
                 p = Self.bytes(c)
                 cursor = seek(Self.upperBound(p))
             }
         }
 
-        /// Visits the prefix `p` (`depth` scalars, the last `last`), whose row is row `depth`. (`Walk.visit`.)
-        private mutating func visit(last: Unicode.Scalar, depth: Int) {
+        /// Visits the prefix `p` (`depth` scalars, the last `last`), whose row is row `depth`, for words (or
+        /// prefixes) within `limit` edits. (`Walk.visit`.)
+        private mutating func visit(last: Unicode.Scalar, depth: Int, limit: Int) {
             let n = query.count
+            var limit = limit
             guard seeks < TypoTolerance.maxSeeks else { return }
-            if prefix, entry(depth, n) <= budget {
-                if hasWord(startingWith: p) { record(p, entry(depth, n)) }
-                return
+            if prefix, entry(depth, n) <= limit {
+                guard hasWord(startingWith: p) else { return }
+                record(p, entry(depth, n))
+                guard entry(depth, n) > 0 else { return }
+                limit = entry(depth, n) - 1
             }
             var least = Int.max
             for i in 0...n { least = min(least, entry(depth, i)) }
-            if least >= budget {
-                var candidates: [[UInt8]] = []
-                for i in 0...n where entry(depth, i) == budget {
-                    candidates.append(p + Array(String(String.UnicodeScalarView(query[i...])).utf8))
+            if least >= limit {
+                var candidates: [[UInt8]: Int] = [:]
+                for i in 0...n where entry(depth, i) == limit {
+                    candidates[p + Array(String(String.UnicodeScalarView(query[i...])).utf8)] = limit
                 }
-                for i in 1..<n
-                where query[i] == last
-                    && entry(depth - 1, i - 1) + max(Walk.cost(i - 1), Walk.cost(depth - 1)) <= budget
-                {
-                    candidates.append(
-                        p + Self.bytes(query[i - 1]) + Array(String(String.UnicodeScalarView(query[(i + 1)...])).utf8))
+                for i in 1..<n where query[i] == last {
+                    let edits = entry(depth - 1, i - 1) + max(Walk.cost(i - 1), Walk.cost(depth - 1))
+                    guard edits <= limit else { continue }
+                    let candidate =
+                        p + Self.bytes(query[i - 1]) + Array(String(String.UnicodeScalarView(query[(i + 1)...])).utf8)
+                    candidates[candidate] = min(candidates[candidate] ?? edits, edits)
                 }
-                for candidate in Set(candidates) {
-                    if prefix ? hasWord(startingWith: candidate) : contains(candidate) { record(candidate, budget) }
+                for (candidate, edits) in candidates {
+                    if prefix ? hasWord(startingWith: candidate) : contains(candidate) { record(candidate, edits) }
                 }
                 return
             }
@@ -169,20 +173,20 @@ extension TypoTolerance {
                 let bound = TypoTolerance.smallSubtree
                 while to < count, to - from <= bound, starts(to, with: p) { to += 1 }
                 if to - from <= bound {
-                    compare(from..<to, depth: depth)
+                    compare(from..<to, depth: depth, limit: limit)
                     return
                 }
             }
             var cursor = seek(p)
             if equals(cursor, p) {
-                if entry(depth, n) <= budget { record(p, entry(depth, n)) }
+                if entry(depth, n) <= limit { record(p, entry(depth, n)) }
                 cursor = seek(p, strictly: true)
             }
             let length = p.count
             while starts(cursor, with: p), seeks < TypoTolerance.maxSeeks {
                 guard let c = Self.decode(word(cursor), at: length)?.scalar else { break }
                 p += Self.bytes(c)
-                if step(c, previous: last, at: depth + 1) <= budget { visit(last: c, depth: depth + 1) }
+                if step(c, previous: last, at: depth + 1) <= limit { visit(last: c, depth: depth + 1, limit: limit) }
                 let child = p
                 p.removeLast(p.count - length)
                 cursor = seek(Self.upperBound(child))
@@ -191,12 +195,14 @@ extension TypoTolerance {
 
         /// Compares the words of a small subtree below the prefix of `depth` scalars (`Walk.compare` for each),
         /// each continuing the table from the scalars it shares with the word before it.
-        private mutating func compare(_ range: Range<Int>, depth: Int) {
+        private mutating func compare(_ range: Range<Int>, depth: Int, limit: Int) {
             let n = query.count
             var scalars: [Unicode.Scalar] = [], previousWord: [Unicode.Scalar] = []
-            // Rows are valid up to `valid` for `previousWord`; it stopped at depth `stopped` (beyond the budget, or
-            // recorded as a prefix), which a word sharing that much of it does as well.
+            // Rows are valid up to `valid` for `previousWord`, and so are `limits` (the limit below each depth,
+            // lowered while typing by each prefix recorded); it stopped at depth `stopped` (beyond its limit, or
+            // recorded as a prefix as typed), which a word sharing that much of it does as well.
             var valid = depth, stopped = Int.max
+            var limits = [Int](repeating: limit, count: depth + 1)
             for index in range {
                 let w = word(index)
                 scalars.removeAll(keepingCapacity: true)
@@ -214,10 +220,11 @@ extension TypoTolerance {
                 if shared >= stopped { continue }
                 stopped = Int.max
                 var j = min(shared, valid)
+                var limit = limits[j]
                 var outcome = false
                 while j < s.count {
                     let least = step(s[j], previous: s[j - 1], at: j + 1)
-                    if least > budget {
+                    if least > limit {
                         stopped = j + 1
                         valid = j
                         outcome = true
@@ -225,14 +232,19 @@ extension TypoTolerance {
                     }
                     j += 1
                     valid = j
-                    if prefix, entry(j, n) <= budget {
+                    if prefix, entry(j, n) <= limit {
+                        // As `Walk.compare`: a longer prefix with fewer edits is recorded too.
                         record(w[..<byteOffset(s, j)], entry(j, n))
+                        limit = entry(j, n) - 1
+                    }
+                    if limits.count <= j { limits.append(limit) } else { limits[j] = limit }
+                    if limit < 0 {
                         stopped = j
                         outcome = true
                         break
                     }
                 }
-                if !outcome && entry(s.count, n) <= budget { record(w, entry(s.count, n)) }
+                if !outcome && !prefix && entry(s.count, n) <= limit { record(w, entry(s.count, n)) }
             }
         }
 

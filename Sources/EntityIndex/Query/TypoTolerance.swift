@@ -166,7 +166,7 @@ enum TypoTolerance {
                 // Any edit of the first letter costs two: the walk starts with it.
                 let c = query[0]
                 let row = step(prev2: nil, prev: root, previous: nil, c, at: 1)
-                try visit(String(Character(c)), prev2: root, row, last: c, depth: 1)
+                try visit(String(Character(c)), prev2: root, row, last: c, depth: 1, limit: budget)
                 return
             }
             // A first letter edited (two edits, the whole budget) is replaced by one of the same alphabet: the
@@ -180,7 +180,7 @@ enum TypoTolerance {
             {
                 let row = step(prev2: nil, prev: root, previous: nil, c, at: 1)
                 let p = String(Character(c))
-                if row.min()! <= budget { try visit(p, prev2: root, row, last: c, depth: 1) }
+                if row.min()! <= budget { try visit(p, prev2: root, row, last: c, depth: 1, limit: budget) }
                 cursor = try vocabulary.seek(p.prefixUpperBound)
             }
         }
@@ -209,25 +209,30 @@ enum TypoTolerance {
             return row
         }
 
-        /// Continues the table of prefix `t[..<start]` over the rest of `t`, and records `t` (or, while typing, its
-        /// shortest prefix within budget) when it is within budget.
-        mutating func compare(_ t: String, from start: Int, prev2: [Int], _ row: [Int], last: Unicode.Scalar) {
+        /// Continues the table of prefix `t[..<start]` over the rest of `t`, and records `t` when it is within
+        /// `limit` edits; while typing, records its shortest prefix within `limit` instead, then each longer one
+        /// with fewer edits (`t` itself among them), so that `t` counts the fewest edits of any of its starts.
+        mutating func compare(
+            _ t: String, from start: Int, prev2: [Int], _ row: [Int], last: Unicode.Scalar, limit: Int
+        ) {
             let n = query.count
             let scalars = Array(t.unicodeScalars)
             var (before, current, previous) = (prev2, row, last)
+            var limit = limit
             var j = start
             while j < scalars.count {
                 let c = scalars[j]
                 let next = step(prev2: before, prev: current, previous: previous, c, at: j + 1)
-                if next.min()! > budget { return }
+                if next.min()! > limit { return }
                 (before, current, previous) = (current, next, c)
                 j += 1
-                if prefix, current[n] <= budget {
+                if prefix, current[n] <= limit {
                     record(String(String.UnicodeScalarView(scalars[..<j])), current[n])
-                    return
+                    guard current[n] > 0 else { return }
+                    limit = current[n] - 1
                 }
             }
-            if current[n] <= budget { record(t, current[n]) }
+            if !prefix, current[n] <= limit { record(t, current[n]) }
         }
 
         mutating func record(_ word: String, _ distance: Int) {
@@ -235,34 +240,45 @@ enum TypoTolerance {
             found[word] = distance
         }
 
-        /// Visits the vocabulary prefix `p` (`depth` scalars), whose row is `row`.
-        mutating func visit(_ p: String, prev2: [Int], _ row: [Int], last: Unicode.Scalar, depth: Int) throws {
+        /// Visits the vocabulary prefix `p` (`depth` scalars), whose row is `row`, looking for words (or, while
+        /// typing, prefixes) within `limit` edits: the budget, or while typing fewer edits than a shorter prefix
+        /// of `p` already recorded.
+        mutating func visit(
+            _ p: String, prev2: [Int], _ row: [Int], last: Unicode.Scalar, depth: Int, limit: Int
+        ) throws {
             let n = query.count
+            var limit = limit
             guard vocabulary.seeks < TypoTolerance.maxSeeks else { return }
-            if prefix, row[n] <= budget {
+            if prefix, row[n] <= limit {
                 // The whole query word is within budget of `p`: every word starting with it matches while typing.
-                if try vocabulary.hasWord(startingWith: p) { record(p, row[n]) }
-                return
+                // A longer prefix may be fewer edits away (`amblyopia` for `amblyepia`, below `amblyopi`): the
+                // walk goes on below `p` for those.
+                guard try vocabulary.hasWord(startingWith: p) else { return }
+                record(p, row[n])
+                guard row[n] > 0 else { return }
+                limit = row[n] - 1
             }
             let least = row.min()!
-            if least >= budget {
+            if least >= limit {
                 // The budget is spent: only the exact rest of the query word can follow.
-                var candidates: [String] = []
-                for i in 0...n where row[i] == budget {
-                    candidates.append(p + String(String.UnicodeScalarView(query[i...])))
+                var candidates: [String: Int] = [:]
+                for i in 0...n where row[i] == limit {
+                    candidates[p + String(String.UnicodeScalarView(query[i...]))] = limit
                 }
                 // A swap begun at the last letter of `p` (its row is not spent yet in the parent's row): the next
-                // letter is the query's letter before, then the rest exactly.
+                // letter is the query's letter before, then the rest exactly, at the edits of the swap.
                 if depth >= 1 {
-                    for i in 1..<n
-                    where query[i] == last && prev2[i - 1] + max(Self.cost(i - 1), Self.cost(depth - 1)) <= budget {
-                        candidates.append(
-                            p + String(Character(query[i - 1])) + String(String.UnicodeScalarView(query[(i + 1)...])))
+                    for i in 1..<n where query[i] == last {
+                        let edits = prev2[i - 1] + max(Self.cost(i - 1), Self.cost(depth - 1))
+                        guard edits <= limit else { continue }
+                        let candidate =
+                            p + String(Character(query[i - 1])) + String(String.UnicodeScalarView(query[(i + 1)...]))
+                        candidates[candidate] = min(candidates[candidate] ?? edits, edits)
                     }
                 }
-                for candidate in Set(candidates) {
+                for (candidate, edits) in candidates {
                     if prefix ? try vocabulary.hasWord(startingWith: candidate) : try vocabulary.contains(candidate) {
-                        record(candidate, budget)
+                        record(candidate, edits)
                     }
                 }
                 return
@@ -270,12 +286,12 @@ enum TypoTolerance {
             // A small subtree is read in one range scan and each of its words compared in memory.
             if depth >= 2, let words = try vocabulary.words(startingWith: p, atMost: TypoTolerance.smallSubtree) {
                 let start = p.unicodeScalars.count
-                for t in words { compare(t, from: start, prev2: prev2, row, last: last) }
+                for t in words { compare(t, from: start, prev2: prev2, row, last: last, limit: limit) }
                 return
             }
             var cursor = try vocabulary.seek(p)
             if cursor == p {
-                if row[n] <= budget { record(p, row[n]) }
+                if row[n] <= limit { record(p, row[n]) }
                 cursor = try vocabulary.seek(p, strictly: true)
             }
             let prefixBytes = p.utf8.count
@@ -285,7 +301,9 @@ enum TypoTolerance {
                 guard let c = String(decoding: rest.prefix(4), as: UTF8.self).unicodeScalars.first else { break }
                 let child = p + String(Character(c))
                 let next = step(prev2: prev2, prev: row, previous: last, c, at: depth + 1)
-                if next.min()! <= budget { try visit(child, prev2: row, next, last: c, depth: depth + 1) }
+                if next.min()! <= limit {
+                    try visit(child, prev2: row, next, last: c, depth: depth + 1, limit: limit)
+                }
                 cursor = try vocabulary.seek(child.prefixUpperBound)
             }
         }
