@@ -19,13 +19,19 @@ extension ExactRankingTests {
 
     /// Optimal-string-alignment distance where an edit touching the first letter of either word costs two.
     static func edits(_ a: [Character], _ b: [Character]) -> Int {
-        func cost(_ i: Int) -> Int { i == 0 ? 2 : 1 }
         guard !a.isEmpty, !b.isEmpty else { return 2 * (a.count + b.count) }
+        return editsToPrefixes(a, b)[b.count]
+    }
+
+    /// The distance from `a` to each start of `b` (index j: its first j letters, j ≥ 1), from one table: a
+    /// column of the table depends only on the columns before it.
+    static func editsToPrefixes(_ a: [Character], _ b: [Character]) -> [Int] {
+        func cost(_ i: Int) -> Int { i == 0 ? 2 : 1 }
         var d = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
-        for i in 1...a.count { d[i][0] = d[i - 1][0] + cost(i - 1) }
-        for j in 1...b.count { d[0][j] = d[0][j - 1] + cost(j - 1) }
-        for i in 1...a.count {
-            for j in 1...b.count {
+        for i in stride(from: 1, through: a.count, by: 1) { d[i][0] = d[i - 1][0] + cost(i - 1) }
+        for j in stride(from: 1, through: b.count, by: 1) { d[0][j] = d[0][j - 1] + cost(j - 1) }
+        for i in stride(from: 1, through: a.count, by: 1) {
+            for j in stride(from: 1, through: b.count, by: 1) {
                 var v = d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : max(cost(i - 1), cost(j - 1)))
                 v = min(v, d[i - 1][j] + cost(i - 1), d[i][j - 1] + cost(j - 1))
                 if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
@@ -34,7 +40,7 @@ extension ExactRankingTests {
                 d[i][j] = v
             }
         }
-        return d[a.count][b.count]
+        return d[a.count]
     }
 
     /// The typos of query word `word` on index term `term`, or nil beyond its budget: as a whole word, or while
@@ -46,9 +52,11 @@ extension ExactRankingTests {
         let budget = QueryTerm.typoBudget(word)
         guard budget > 0, !term.contains(where: \.isNumber) else { return nil }
         let w = Array(word), t = Array(term)
-        let own = edits(w, t)
+        guard !w.isEmpty, !t.isEmpty else { return nil }
+        let row = editsToPrefixes(w, t)
+        let own = row[t.count]
         guard typing else { return own <= budget ? (own, true) : nil }
-        let shorter = (1..<max(t.count, 1)).map { edits(w, Array(t.prefix($0))) }.min() ?? Int.max
+        let shorter = row[1..<t.count].min() ?? Int.max
         let fewest = min(own, shorter)
         return fewest <= budget ? (fewest, own < shorter) : nil
     }
@@ -58,8 +66,17 @@ extension ExactRankingTests {
     static func typingReference(_ all: [Entity], words: [String], limit: Int) -> [String] {
         let rank = [0, 1, 2, 3, 4, 0]
         let n = words.count
+        // Each (query word, term) pair is measured once: the corpus repeats its terms.
+        var measured: [String: (typos: Int, whole: Bool)?] = [:]
+        func measure(_ i: Int, _ term: String) -> (typos: Int, whole: Bool)? {
+            let key = "\(i)\u{0}\(term)"
+            if let known = measured[key] { return known }
+            let found = typos(words[i], term, typing: i == n - 1)
+            measured[key] = found
+            return found
+        }
         func best(_ i: Int, _ terms: [String]) -> (typos: Int, whole: Bool)? {
-            let found = terms.compactMap { typos(words[i], $0, typing: i == n - 1) }
+            let found = terms.compactMap { measure(i, $0) }
             guard let fewest = found.map(\.typos).min() else { return nil }
             return (fewest, found.contains { $0.whole })
         }
@@ -126,9 +143,11 @@ extension ExactRankingTests {
             // How often a whole word is fewer edits away than the shortest of its starts within budget.
             if terms.contains(where: { term in
                 let t = Array(term), w = Array(last)
-                let own = Self.edits(w, t)
+                guard !t.isEmpty else { return false }
+                let row = Self.editsToPrefixes(w, t)
+                let own = row[t.count]
                 guard own <= 2 else { return false }
-                let first = (1..<t.count).map { Self.edits(w, Array(t.prefix($0))) }.first { $0 <= 2 }
+                let first = row[1..<t.count].first { $0 <= 2 }
                 return first.map { own < $0 } ?? false
             }) {
                 wholeFewer += 1
