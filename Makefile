@@ -122,8 +122,9 @@ phone-codes: $(PHONE_VENV)/.ready
 	$(PHONE_VENV)/bin/python scripts/phone-codes.py --out Sources/EntityIndex/Text/CallingCodes+Generated.swift
 
 # Speed against plain FTS5 on Debian's package list (built here from Debian's package indexes by
-# scripts/debian-corpus.py), with tantivy beside both (scripts/tantivy-peer.py in $(BENCH_VENV)), and on a synthetic
-# corpus of 10k, 100k and 1M entities; writes docs/benchmarks.md.
+# scripts/debian-corpus.py), with tantivy beside both (scripts/tantivy-peer.py in $(BENCH_VENV)) and what serve's
+# preview page asks of it (a load, the lint button, a pause in typing), and on a synthetic corpus of 10k, 100k and 1M
+# entities; writes docs/benchmarks.md.
 # QUICK=1: fewer queries and synthetic 10k and 100k only. BENCH_CORPUS=real or synthetic runs one of the two and
 # keeps the other's sections of docs/benchmarks.md as they were.
 # DEBIAN_VARIANTS: the package list with long descriptions (long), without them (short), or both, in that order.

@@ -82,6 +82,7 @@ struct RealRun {
         let serveRate = try http.throughput(count: lines.count) { lines[$0] }
         let sections = sectionQueries(corpus)
         classes.append(try filterClass(sections, store: store, baseline: baseline, pipe: pipe))
+        let preview = try PreviewRun(pipe: pipe, queries: mix).run()
         // Read after the searches: dbstat's walk of every page would otherwise leave the page caches warmed.
         let tables = try TableBytes.read(inspect, fileBytes: ourBytes)
         let baseTables = try TableBytes.read(baseline.db, fileBytes: baseBytes)
@@ -106,7 +107,7 @@ struct RealRun {
             peakMemoryMB: Double(peakKiB) / 1024, classes: classes + [all], cuts: cuts, tables: tables,
             baselineTables: baseTables, tantivy: peer,
             searchRates: (pipe: pipeRate, serve: serveRate, count: lines.count),
-            frequency: (pipe: frequencyPipe, inProcess: frequencyInProcess))
+            frequency: (pipe: frequencyPipe, inProcess: frequencyInProcess), preview: preview)
     }
 
     /// The sections of the property query, one per query.
@@ -160,6 +161,8 @@ struct RealReport {
     var searchRates: (pipe: Double, serve: Double, count: Int)? = nil
     /// The searches of every class again with `matching: frequency`: through the pipe and in process.
     var frequency: (pipe: Latency, inProcess: Latency)? = nil
+    /// What the preview page of `serve` asks of the index.
+    var preview: PreviewReport? = nil
 
     /// The variant of the package list: with long descriptions, or the short one alone.
     var withDescriptions: Bool { described > 0 }
@@ -208,6 +211,7 @@ struct RealReport {
             t +=
                 "search throughput \(rates.count) searches written ahead: pipe \(f(rates.pipe, 0)) req/s, serve \(f(rates.serve, 0)) req/s\n"
         }
+        if let preview { t += preview.text }
         t += TableBytes.text(tables, title: "entityidx's database")
         t += TableBytes.text(baselineTables, title: "the baseline's database")
         if let tantivy {
