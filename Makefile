@@ -123,8 +123,9 @@ phone-codes: $(PHONE_VENV)/.ready
 
 # Speed against plain FTS5 on Debian's package list (built here from Debian's package indexes by
 # scripts/debian-corpus.py), with two peers built as their users build them beside both: FTS5 by hand (records as
-# JSON, the same texts in one FTS5 table) and tantivy (scripts/tantivy-peer.py in $(BENCH_VENV)); and on a synthetic
-# corpus of 10k, 100k and 1M entities; writes docs/benchmarks.md.
+# JSON, the same texts in one FTS5 table) and tantivy (scripts/tantivy-peer.py in $(BENCH_VENV)); what serve's
+# preview page asks of it (a load, the lint button, a pause in typing) and reads beside writes through serve; and on
+# a synthetic corpus of 10k, 100k and 1M entities; writes docs/benchmarks.md.
 # QUICK=1: fewer queries and synthetic 10k and 100k only. BENCH_CORPUS=real or synthetic runs one of the two and
 # keeps the other's sections of docs/benchmarks.md as they were.
 # DEBIAN_VARIANTS: the package list with long descriptions (long), without them (short), or both, in that order.

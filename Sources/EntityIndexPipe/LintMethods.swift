@@ -4,26 +4,33 @@ import JSON
 // The pipe's `lint` and `drill`: params in, the engine's report out, and the one JSON form of each report (the
 // CLI reads its records from a file as they come, runs the engine on them, and encodes with the same `encode`).
 
-/// `lint`: `{"records": [...], "within"?: days}`, or `{}` (or only `within`) for the whole index.
+/// `lint`: `{"records": [...], "within"?: days, "limit"?: n}`, or `{}` (or only `within` and `limit`) for the
+/// whole index.
 public struct LintMethod: PipeMethod {
     public static let method = Method.lint
-    public static let parameters = ["records", "within"]
+    public static let parameters = ["records", "within", "limit"]
+    /// The most findings a request may ask to be listed (`limit`); without it, every finding is.
+    public static let maxLimit = 1_000_000
     public var records: [JSONValue]?
     public var withinDays: Int
+    public var limit: Int?
 
-    public init(records: [JSONValue]?, withinDays: Int = LintRequest.defaultWithinDays) {
+    public init(records: [JSONValue]?, withinDays: Int = LintRequest.defaultWithinDays, limit: Int? = nil) {
         self.records = records
         self.withinDays = withinDays
+        self.limit = limit
     }
 
     public init(params p: Params) throws(EntityIndexError) {
         self.init(
             records: try p.array("records"),
-            withinDays: try p.int("within", range: 0...LintRequest.maxWithinDays) ?? LintRequest.defaultWithinDays)
+            withinDays: try p.int("within", range: 0...LintRequest.maxWithinDays) ?? LintRequest.defaultWithinDays,
+            limit: try p.int("limit", range: 0...Self.maxLimit))
     }
 
     public func run(on store: EntityStore) throws(EntityIndexError) -> LintReport {
-        try store.lint(LintRequest(records: records.map(RecordSource.numbered), withinDays: withinDays))
+        try store.lint(
+            LintRequest(records: records.map(RecordSource.numbered), withinDays: withinDays, limit: limit))
     }
 
     public static func encode(_ result: LintReport) -> JSONValue { result.json }

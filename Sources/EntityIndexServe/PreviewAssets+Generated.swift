@@ -33,6 +33,7 @@ extension PreviewAssets {
   <ol id="results" aria-label="Results"></ol>
   <section id="lint">
     <h2>Lint of the index <span id="lint-summary" class="muted"></span></h2>
+    <button id="check" type="button">Check the index</button>
     <ul id="findings"></ul>
   </section>
 </main>
@@ -91,6 +92,11 @@ dl.tiers {
 }
 dl.tiers dt { color: var(--muted); }
 dl.tiers dd { margin: 0; font-variant-numeric: tabular-nums; overflow-wrap: anywhere; }
+#check {
+  border: 1px solid var(--line); background: var(--card); color: var(--accent); border-radius: .6rem;
+  padding: .35rem .8rem; font-size: .9rem; cursor: pointer; margin-bottom: .5rem;
+}
+#check:disabled { color: var(--muted); cursor: progress; }
 #findings { list-style: none; padding: 0; margin: 0; }
 #findings li { background: var(--card); border-radius: .6rem; padding: .5rem .75rem; margin-bottom: .4rem; font-size: .85rem; }
 .severity-error { color: var(--error); font-weight: 600; }
@@ -104,21 +110,27 @@ dl.tiers dd { margin: 0; font-variant-numeric: tabular-nums; overflow-wrap: anyw
 """##),
         "/preview.js": ("text/javascript; charset=utf-8", ##"""
 // The preview page of entityidx serve: search as you type over POST /rpc, results drawn as Spotlight lists app
-// entities, the ranking tiers on demand, user-query suggestions and the lint findings of the whole index.
+// entities, the ranking tiers on demand, user-query suggestions and, on demand, the lint findings of the whole index.
 // Plain DOM calls only: record text is always set as text, never parsed as HTML.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
 let nextId = 1;
 let latest = 0;
+/** Typing sends its requests once the keys have been still this long. */
+const typingPause = 150;
+/** The lint findings listed; the others are counted. */
+const listedFindings = 100;
 
-/** Sends one JSON-RPC request or a batch to /rpc; resolves with the results (an error rejects). */
-async function rpc(calls) {
+/** Sends one JSON-RPC request or a batch to /rpc; resolves with the results (an error rejects). `signal`: an
+ * AbortController's, to give up on an answer nobody will read. */
+async function rpc(calls, signal) {
   const batch = calls.map(([method, params]) => ({ jsonrpc: "2.0", id: nextId++, method, params }));
   const response = await fetch("rpc", {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify(batch),
+    signal,
   });
   const answers = await response.json();
   const byId = new Map(answers.map((a) => [a.id, a]));
@@ -193,7 +205,16 @@ function card(entity) {
   return item;
 }
 
+let timer;
+let inFlight;
+
+/** Shows the results of the query in the box: one request at a time, the one before given up, and an answer that
+ * comes after a newer request was sent is never drawn. */
 async function update() {
+  clearTimeout(timer);
+  inFlight?.abort();
+  const controller = new AbortController();
+  inFlight = controller;
   const query = $("query").value;
   const ticket = ++latest;
   try {
@@ -201,14 +222,14 @@ async function update() {
     let suggestions = [];
     let total = "";
     if (query.trim() === "") {
-      [{ entities }] = await rpc([["suggest", { limit: 10 }]]);
+      [{ entities }] = await rpc([["suggest", { limit: 10 }]], controller.signal);
     } else {
       const explain = $("explain").checked;
       const matching = $("matching").value;
       const [found, user] = await rpc([
         ["search", { query, limit: 20, highlight: true, explain, matching }],
         ["userQuery", { query, maxItems: 0, maxSuggestions: 5 }],
-      ]);
+      ], controller.signal);
       entities = found.entities;
       total = `${found.total}${found.totalIsLowerBound ? "+" : ""}`;
       suggestions = user.suggestions;
@@ -229,38 +250,53 @@ async function update() {
         (total !== String(entities.length) ? ` of ${total}` : "");
   } catch (error) {
     if (ticket === latest) $("status").textContent = `error: ${error.message}`;
+  } finally {
+    if (inFlight === controller) inFlight = undefined;
   }
 }
 
-async function loadIndex() {
+async function loadStats() {
   try {
-    const [stats, lint] = await rpc([["stats", {}], ["lint", {}]]);
+    const [stats] = await rpc([["stats", {}]]);
     const types = Object.entries(stats.types).map(([t, s]) => `${t} ${s.entities}`).join(", ");
     $("stats").textContent = `${stats.entities} entities (${types || "none"})`;
-    const shown = lint.findings.slice(0, 100);
-    $("lint-summary").textContent =
-      `${lint.errors} error${lint.errors === 1 ? "" : "s"}, ${lint.warnings} warning${lint.warnings === 1 ? "" : "s"}`;
-    $("findings").replaceChildren(...shown.map((f) => {
-      const item = element("li", "finding");
-      const who = f.record ? `${f.record.indexed ? "indexed " : ""}${f.record.type}/${f.record.id}` : "";
-      item.append(element("span", `severity-${f.severity}`, f.code), " ", element("code", "", who), ": ", f.message);
-      return item;
-    }));
-    if (lint.findings.length > shown.length) {
-      $("findings").append(element("li", "muted", `… and ${lint.findings.length - shown.length} more`));
-    }
-    if (lint.findings.length === 0) $("findings").append(element("li", "muted", "nothing found"));
   } catch (error) {
     $("stats").textContent = `error: ${error.message}`;
   }
 }
 
-let timer;
-$("query").addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(update, 60); });
+/** Lints the whole index when asked (it reads every entity): the first findings listed, all of them counted. */
+async function checkIndex() {
+  const button = $("check");
+  button.disabled = true;
+  $("lint-summary").textContent = "checking…";
+  try {
+    const [lint] = await rpc([["lint", { limit: listedFindings }]]);
+    const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+    $("lint-summary").textContent = `${plural(lint.errors, "error")}, ${plural(lint.warnings, "warning")}`;
+    $("findings").replaceChildren(...lint.findings.map((f) => {
+      const item = element("li", "finding");
+      const who = f.record ? `${f.record.indexed ? "indexed " : ""}${f.record.type}/${f.record.id}` : "";
+      item.append(element("span", `severity-${f.severity}`, f.code), " ", element("code", "", who), ": ", f.message);
+      return item;
+    }));
+    const more = lint.errors + lint.warnings - lint.findings.length;
+    if (more > 0) $("findings").append(element("li", "muted", `… and ${more} more`));
+    if (lint.errors + lint.warnings === 0) $("findings").append(element("li", "muted", "nothing found"));
+  } catch (error) {
+    $("lint-summary").textContent = `error: ${error.message}`;
+  } finally {
+    button.disabled = false;
+    button.textContent = "Check again";
+  }
+}
+
+$("query").addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(update, typingPause); });
 $("explain").addEventListener("change", update);
 $("matching").addEventListener("change", update);
 $("search-form").addEventListener("submit", (event) => { event.preventDefault(); update(); });
-loadIndex();
+$("check").addEventListener("click", checkIndex);
+loadStats();
 update();
 
 """##),

@@ -94,6 +94,7 @@ struct RealRun {
         let serveLoad = try ServeLoadReport.run(binary: binary, records: records, queries: mix, work: work)
         let sections = sectionQueries(corpus)
         classes.append(try filterClass(sections, store: store, baseline: baseline, pipe: pipe))
+        let preview = try PreviewRun(pipe: pipe, queries: mix).run()
         // Read after the searches: dbstat's walk of every page would otherwise leave the page caches warmed.
         let tables = try TableBytes.read(inspect, fileBytes: ourBytes)
         let baseTables = try TableBytes.read(baseline.db, fileBytes: baseBytes)
@@ -121,7 +122,7 @@ struct RealRun {
             baselineTables: baseTables, handBuilt: (seconds: handSeconds, bytes: handBytes, tables: handTables),
             tantivy: peer,
             searchRates: (pipe: pipeRate, serve: serveRate, count: lines.count),
-            frequency: (pipe: frequencyPipe, inProcess: frequencyInProcess), serveLoad: serveLoad)
+            frequency: (pipe: frequencyPipe, inProcess: frequencyInProcess), serveLoad: serveLoad, preview: preview)
     }
 
     /// The sections of the property query, one per query.
@@ -180,6 +181,8 @@ struct RealReport {
     var frequency: (pipe: Latency, inProcess: Latency)? = nil
     /// Searches through serve while another client ingests through it.
     var serveLoad: ServeLoadReport? = nil
+    /// What the preview page of `serve` asks of the index.
+    var preview: PreviewReport? = nil
 
     /// The variant of the package list: with long descriptions, or the short one alone.
     var withDescriptions: Bool { described > 0 }
@@ -231,6 +234,7 @@ struct RealReport {
             t +=
                 "search throughput \(rates.count) searches written ahead: pipe \(f(rates.pipe, 0)) req/s, serve \(f(rates.serve, 0)) req/s\n"
         }
+        if let preview { t += preview.text }
         t += TableBytes.text(tables, title: "entityidx's database")
         t += TableBytes.text(baselineTables, title: "the baseline's database")
         if let check = tantivy?.regex {

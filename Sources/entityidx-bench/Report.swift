@@ -31,6 +31,7 @@ enum Report {
         let kept = "_Kept from an earlier run: `\(command)` did not measure this corpus._\n\n"
         for (i, r) in real.enumerated() { md += try realSection(r, dir: dir, first: i == 0) }
         md += bytesSection(real)
+        md += previewSection(real)
         /// An earlier run's section, its heading followed by the note that says so (this run's note alone: the notes
         /// of the runs before, which named other commands, are dropped).
         func keep(_ section: String) -> String {

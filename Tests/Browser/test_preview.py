@@ -1,7 +1,10 @@
 """The preview page of `entityidx serve` in a real browser (Debian's chromium, driven by Selenium and
 chromedriver): typing `ada lo` shows Ada Lovelace first with the match highlighted, the tiers toggle, suggestions,
-a lint finding, an image, phone and desktop widths; and the browser build of the TypeScript client ingests and
-searches from a page of another loopback origin. Screenshots go to .build/preview.png, .build/preview-lint.png and .build/preview-phone.png."""
+a lint finding once "Check the index" is pressed (never on load), an image, phone and desktop widths; keys typed
+in a burst send one search, and an answer that comes after a newer request is never drawn; and the browser build
+of the TypeScript client ingests and searches from a page of another loopback origin. The page's requests are
+logged (and, when a test asks, their answers held back) by a wrapper of `fetch` installed before its script runs.
+Screenshots go to .build/preview.png, .build/preview-lint.png and .build/preview-phone.png."""
 import functools
 import http.server
 import json
@@ -31,6 +34,27 @@ def run(*args):
     subprocess.run([BINARY, *args], check=True, stdout=subprocess.DEVNULL)
 
 
+# Logs each JSON-RPC request the page sends as [method, params], and holds back the answer to a request whose
+# query is in `rpcDelays` for that many milliseconds.
+RPC_LOG = """
+window.rpcLog = [];
+window.rpcDelays = {};
+const pageFetch = window.fetch;
+window.fetch = async (url, init) => {
+  let calls = [];
+  try {
+    const body = JSON.parse(init.body);
+    calls = Array.isArray(body) ? body : [body];
+  } catch (error) {}
+  window.rpcLog.push(...calls.map((c) => [c.method, c.params || {}]));
+  const response = await pageFetch(url, init);
+  const delay = Math.max(0, ...calls.map((c) => window.rpcDelays[(c.params || {}).query] || 0));
+  if (delay) await new Promise((resolve) => setTimeout(resolve, delay));
+  return response;
+};
+"""
+
+
 class PreviewTests(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -56,6 +80,7 @@ class PreviewTests(unittest.TestCase):
         for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1200,1000"):
             options.add_argument(flag)
         cls.browser = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+        cls.browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": RPC_LOG})
         cls.wait = WebDriverWait(cls.browser, HANG)
 
     @classmethod
@@ -76,10 +101,28 @@ class PreviewTests(unittest.TestCase):
         titles = self.browser.find_elements(By.CSS_SELECTOR, "#results .hit .title")
         return titles[0].text if titles else None
 
+    def requests(self, method):
+        return [params for name, params in self.browser.execute_script("return window.rpcLog") if name == method]
+
+    def open_page(self):
+        self.browser.get(self.url + "/")
+        self.wait.until(lambda b: b.find_element(By.ID, "status").text == "suggested entities (type to search)")
+        self.wait.until(lambda b: "entities" in b.find_element(By.ID, "stats").text)
+
+    def input(self, *texts):
+        """Sets the box to each text in turn, with an input event each, in one go (faster than any typist)."""
+        self.browser.execute_script(
+            "const box = document.getElementById('query');"
+            "for (const text of arguments[0]) { box.value = text; box.dispatchEvent(new Event('input')); }",
+            list(texts))
+
     def test_1_search_as_you_type(self):
         self.browser.set_window_size(1200, 1000)
-        self.browser.get(self.url + "/")
-        self.wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#findings li.finding"))
+        self.open_page()
+        # A load asks for the stats and the suggested entities, never for the lint of the whole index.
+        self.assertEqual(self.requests("lint"), [])
+        self.assertEqual(len(self.requests("stats")), 1)
+        self.assertEqual(self.browser.find_elements(By.CSS_SELECTOR, "#findings li"), [])
         self.type_query("ada lo")
         self.wait.until(lambda b: self.first_title() == "Ada Lovelace")
         first = self.browser.find_element(By.CSS_SELECTOR, "#results .hit")
@@ -93,9 +136,13 @@ class PreviewTests(unittest.TestCase):
         poster = [h for h in self.browser.find_elements(By.CSS_SELECTOR, "#results .hit")
                   if "poster" in h.find_element(By.CSS_SELECTOR, ".title").text]
         self.assertTrue(poster and poster[0].find_elements(By.CSS_SELECTOR, ".thumb img"))
+        self.browser.find_element(By.ID, "check").click()
+        self.wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#findings li.finding"))
         finding = self.browser.find_elements(By.CSS_SELECTOR, "#findings li.finding")[0].text
         self.assertIn("broken-link", finding)
         self.assertIn("product/p404", finding)
+        self.assertEqual(self.requests("lint"), [{"limit": 100}])
+        self.assertIn("warning", self.browser.find_element(By.ID, "lint-summary").text)
 
         self.browser.find_element(By.ID, "explain").click()
         self.wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#results .hit dl.tiers"))
@@ -134,7 +181,28 @@ class PreviewTests(unittest.TestCase):
         self.assertEqual(cut, 0, "the tiers fit the card at phone width")
         self.browser.save_screenshot(os.path.join(SHOTS, "preview-phone.png"))
 
-    def test_2_the_browser_client_ingests_and_searches(self):
+    def test_2_keys_typed_in_a_burst_send_one_search(self):
+        self.open_page()
+        self.input("a", "ad", "ada", "ada ", "ada l", "ada lo")
+        self.wait.until(lambda b: self.first_title() == "Ada Lovelace" and self.requests("search"))
+        self.wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#suggestions button"))
+        self.assertEqual([p["query"] for p in self.requests("search")], ["ada lo"])
+        self.assertEqual([p["query"] for p in self.requests("userQuery")], ["ada lo"])
+
+    def test_3_an_older_answer_never_replaces_a_newer_one(self):
+        self.open_page()
+        self.browser.execute_script("window.rpcDelays = {tea: 1500}")
+        self.input("tea")
+        self.wait.until(lambda b: self.requests("search"))
+        self.input("ada lo")
+        self.wait.until(lambda b: self.first_title() == "Ada Lovelace")
+        # The answer about tea was held back: it comes now, after the newer one, and is not drawn.
+        time.sleep(2)
+        self.assertEqual([p["query"] for p in self.requests("search")], ["tea", "ada lo"])
+        self.assertEqual(self.first_title(), "Ada Lovelace")
+        self.assertNotIn("error", self.browser.find_element(By.ID, "status").text)
+
+    def test_4_the_browser_client_ingests_and_searches(self):
         port = self.site.server_address[1]
         self.browser.get(f"http://127.0.0.1:{port}/client.html?server={self.url}&token={self.token}")
         self.wait.until(lambda b: b.find_element(By.ID, "out").text != "running")

@@ -46,6 +46,16 @@ import Testing
                 == "search: unknown parameter \"limt\" (known: query, type, limit, filters, explain, highlight, cursor, fields, matching)"
         )
     }
+
+    @Test func lintListsAtMostItsLimit() throws {
+        let store = try TestSupport.store()
+        _ = try store.ingest([TestSupport.record("order", "1", "1"), TestSupport.record("order", "2", "2")])
+        let handler = RequestHandler(store: store, clock: { 0 })
+        let report = try handler.call(.lint, ["limit": 1])
+        #expect(report["findings"]?.array?.count == 1)
+        #expect(report["warnings"] == 2 && report["unlisted"]?["weak-display"] == 1)
+        #expect(throws: EntityIndexError.self) { try handler.call(.lint, ["limit": -1]) }
+    }
 }
 
 /// A result read from the index is written from its stored text, with the fields a method adds spliced in.

@@ -228,4 +228,18 @@ import Testing
         #expect(report.findings.map { $0.location.position } == [2, 1, 3])
         #expect(report.count(.error) == 1 && report.count(.warning) == 2 && report.records == 3)
     }
+
+    @Test func aLimitListsTheFirstFindingsAndCountsTheOthers() throws {
+        let store = try TestSupport.store()
+        let records = [rec("order", "1", "1"), rec("x", "2", "Two", [("colour", "red")]), rec("order", "3", "3")]
+        let all = try lint(store, records)
+        let first = try store.lint(LintRequest(records: RecordSource.numbered(records), limit: 2))
+        #expect(first.findings == Array(all.findings.prefix(2)))
+        #expect(first.unlisted == [.weakDisplay: 1])
+        #expect(first.count(.error) == 1 && first.count(.warning) == 2)
+        #expect(first.counts.map(\.count) == all.counts.map(\.count))
+        let none = try store.lint(LintRequest(records: RecordSource.numbered(records), limit: 0))
+        #expect(none.findings.isEmpty && none.unlisted == [.invalidRecord: 1, .weakDisplay: 2])
+        #expect(try store.lint(LintRequest(records: RecordSource.numbered(records), limit: 3)).unlisted.isEmpty)
+    }
 }

@@ -9,10 +9,14 @@ public struct LintRequest {
     public var records: RecordSource?
     /// `will-expire` reports entities that expire within this many days.
     public var withinDays: Int
+    /// At most this many findings are listed, the first in the report's order; the others are counted in
+    /// `unlisted` (nil: all).
+    public var limit: Int?
 
-    public init(records: RecordSource?, withinDays: Int = defaultWithinDays) {
+    public init(records: RecordSource?, withinDays: Int = defaultWithinDays, limit: Int? = nil) {
         self.records = records
         self.withinDays = withinDays
+        self.limit = limit
     }
 }
 
@@ -123,6 +127,10 @@ extension EntityStore {
             if x.code == .brokenLink || x.message == y.message { return a.offset < b.offset }
             return x.message < y.message
         }.map(\.element)
+        if let limit = request.limit, findings.count > limit {
+            for finding in findings[limit...] { unlisted[finding.code, default: 0] += 1 }
+            findings.removeSubrange(limit...)
+        }
         return LintReport(
             findings: findings, records: recordCount, indexed: indexed,
             withinDays: request.withinDays, unlisted: unlisted)

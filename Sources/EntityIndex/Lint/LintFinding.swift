@@ -130,7 +130,7 @@ public struct LintReport: Sendable {
     public var indexed: Int
     /// The `--within` window of `will-expire`, in days.
     public var withinDays: Int
-    /// Findings found but not listed, by code (past `maxListedPerCode`).
+    /// Findings found but not listed, by code (past `maxListedPerCode`, or past the request's `limit`).
     public var unlisted: [LintCode: Int]
 
     public init(findings: [LintFinding], records: Int, indexed: Int, withinDays: Int, unlisted: [LintCode: Int] = [:]) {

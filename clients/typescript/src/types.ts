@@ -461,6 +461,8 @@ export interface LintParams<P extends PropertiesOf<P> = Properties> {
   records?: EntityRecord<P>[];
   /** will-expire reports entities that expire within this many days (default 7). */
   within?: number;
+  /** List at most this many findings (the first in the report's order); the others are counted in `unlisted`. */
+  limit?: number;
 }
 export interface LintFinding {
   code: LintCode;
@@ -484,7 +486,8 @@ export interface LintResult {
   records: number;
   indexed: number;
   withinDays: number;
-  /** Findings counted but not listed, by code (past the first 1000 of invalid-record and duplicate-key). */
+  /** Findings counted but not listed, by code (past the first 1000 of invalid-record and duplicate-key, and past
+   * the request's `limit`). */
   unlisted?: Partial<Record<LintCode, number>>;
 }
 export interface DrillParams<P extends PropertiesOf<P> = Properties> {
