@@ -112,11 +112,11 @@ extension PipeSchema {
       "params": {"type": "object", "required": ["query"], "additionalProperties": false,
                  "properties": {
                    "query": {"type": "string", "description": "Words, ids or codes to look for. Every term must match, the last one as a prefix; typo matches only when nothing else matches.", "examples": ["cafe", "1042"]},
-                   "type": {"$ref": "#/$defs/typeNames", "description": "Only entities of this type, or of these types (an array: their union, ranked together).", "examples": ["order", ["order", "product"]]},
+                   "type": {"$ref": "#/$defs/typeNames", "description": "Only entities of these types. One type, or an array of types: their union, ranked together.", "examples": ["order", ["order", "product"]]},
                    "limit": {"$ref": "#/$defs/limit", "description": "The most entities to return.", "default": 20},
                    "filters": {"type": "array", "items": {"$ref": "#/$defs/filter"}, "description": "Property filters every result must also pass, as in query."},
                    "explain": {"type": "boolean", "description": "Add to each entity the ranking tiers that placed it. With matching frequency or last, first words is the terms matched of the query's, as \"2/3\".", "default": false},
-                   "highlight": {"type": "boolean", "description": "Add to each entity the matched spans of each field (start and end in UTF-16 code units).", "default": false},
+                   "highlight": {"type": "boolean", "description": "Add the matched spans of each field. Each span is a start and end in UTF-16 code units.", "default": false},
                    "cursor": {"type": "string", "description": "Continue a search: the nextCursor of its previous page. Same query, type, filters and matching. Pages concatenated equal one request of their combined size; pages reach the first 10,000 results.", "examples": ["20-8c3f0e9a51d2b7c4"]},
                    "fields": {"$ref": "#/$defs/fields"},
                    "matching": {"$ref": "#/$defs/matching", "default": "all"}}},
@@ -252,9 +252,9 @@ extension PipeSchema {
     },
     "lint": {"description": "Checks records before they are pushed, or the whole index, for what keeps entities from Siri, Shortcuts and Spotlight. Records are checked against themselves and against the index as it would be after the push; reads only. A record that is not valid is an invalid-record finding. Findings come by code, then records of the input by position, then indexed entities by type and id.",
       "params": {"type": "object", "additionalProperties": false, "properties": {
-                                                                    "records": {"type": "array", "description": "The records to check, as they would be pushed; left out: the whole index is checked."},
+                                                                    "records": {"type": "array", "description": "The records to check. As they would be pushed; left out: the whole index is checked."},
                                                                     "within": {"type": "integer", "minimum": 0, "maximum": 3650, "description": "will-expire reports entities that expire within this many days.", "default": 7},
-                                                                    "limit": {"type": "integer", "minimum": 0, "maximum": 1000000, "description": "List at most this many findings, the first in the report's order; the others are counted in counts, errors and warnings, and by code in unlisted. Left out: every finding is listed."}}},
+                                                                    "limit": {"type": "integer", "minimum": 0, "maximum": 1000000, "description": "The most findings listed. The first in the report's order are listed; the others are counted in counts, errors and warnings, and by code in unlisted. Left out: every finding is listed."}}},
       "result": {"type": "object", "required": ["findings", "counts", "errors", "warnings", "records", "indexed", "withinDays"], "additionalProperties": false, "properties": {
         "findings": {"type": "array", "items": {"type": "object", "required": ["code", "severity", "record", "message"], "additionalProperties": false, "properties": {
           "code": {"enum": ["invalid-record", "duplicate-key", "id-changed", "type-renamed", "will-expire", "duplicate-content", "too-large", "weak-display", "unreachable", "broken-link", "domain-overlap", "mixed-kinds"]},
@@ -270,7 +270,7 @@ extension PipeSchema {
     },
     "drill": {"description": "A reindex drill: compares what the index holds with the records the app's reindex pushes back. As if the system had lost its index; reads only. A bad record is an invalid_record error naming every bad record.",
       "params": {"type": "object", "required": ["records"], "additionalProperties": false, "properties": {
-                                                                                             "records": {"type": "array", "items": {"$ref": "#/$defs/record"}, "description": "The records the app's reindex pushes back, to compare with what the index holds."},
+                                                                                             "records": {"type": "array", "items": {"$ref": "#/$defs/record"}, "description": "The records pushed back. What the app's reindex pushes, to compare with what the index holds."},
                                                                                              "type": {"$ref": "#/$defs/typeName", "description": "Only entities of this type, on both sides."}}},
       "result": {"type": "object", "required": ["indexed", "pushed", "restored", "missing", "changed", "new", "expired", "complete"], "additionalProperties": false, "properties": {
         "indexed": {"type": "integer"}, "pushed": {"type": "integer"}, "restored": {"type": "integer"},
