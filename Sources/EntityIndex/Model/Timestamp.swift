@@ -5,6 +5,13 @@
 public enum Timestamp {
     public static let day: Int64 = 86_400_000
 
+    /// The start (UTC midnight) of a day written `YYYY-MM-DD` and nothing else; nil otherwise. A filter on a date
+    /// property reads such a value as that whole day.
+    public static func parseDay(_ text: String) -> Int64? {
+        guard text.utf8.count == 10 else { return nil }
+        return parse(text + "T00:00:00Z")
+    }
+
     /// Parses an ISO-8601 date-time with a zone; nil when malformed.
     public static func parse(_ text: String) -> Int64? {
         let b = Array(text.utf8)

@@ -172,24 +172,52 @@ extension EntityStore {
                 throw invalid("the value must be a string, number or boolean, got \(value.typeName)")
             }
         }
+        /// A day written without a time (`2026-11-15`) on a property of dates stands for that whole day in UTC:
+        /// its first and its next day's first millisecond.
+        func day(_ value: JSONValue) -> (start: Double, end: Double)? {
+            guard info.declaration?.kind == .date || (info.kinds.contains("date") && !info.kinds.contains("string")),
+                case .string(let s) = value, let start = Timestamp.parseDay(s)
+            else { return nil }
+            return (Double(start), Double(start + Timestamp.day))
+        }
         var args: [SQLValue] = [.text(name)]
         let condition: String
         var negate = false
         switch filter.op {
         case .eq, .ne, .lt, .le, .gt, .ge:
-            let (column, value) = try operand(filter.value)
-            let symbol = ["eq": "=", "ne": "=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="][filter.op.rawValue]!
-            condition = "p.\(column) \(symbol) ?"
-            args.append(value)
+            if let (start, end) = day(filter.value) {
+                switch filter.op {
+                case .eq, .ne:
+                    condition = "p.num >= ? AND p.num < ?"
+                    args += [.real(start), .real(end)]
+                case .lt, .le:
+                    condition = "p.num < ?"
+                    args.append(.real(filter.op == .lt ? start : end))
+                default:
+                    condition = "p.num >= ?"
+                    args.append(.real(filter.op == .ge ? start : end))
+                }
+            } else {
+                let (column, value) = try operand(filter.value)
+                let symbol = ["eq": "=", "ne": "=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="][filter.op.rawValue]!
+                condition = "p.\(column) \(symbol) ?"
+                args.append(value)
+            }
             negate = filter.op == .ne
         case .between:
             guard case .array(let bounds) = filter.value, bounds.count == 2 else {
                 throw invalid("the value must be [low, high]")
             }
-            let low = try operand(bounds[0]), high = try operand(bounds[1])
-            guard low.column == high.column else { throw invalid("the bounds must be of one kind") }
-            condition = "p.\(low.column) BETWEEN ? AND ?"
-            args += [low.value, high.value]
+            if let first = day(bounds[0]), let last = day(bounds[1]) {
+                // Days: from the first day's start to the last day's end.
+                condition = "p.num >= ? AND p.num < ?"
+                args += [.real(first.start), .real(last.end)]
+            } else {
+                let low = try operand(bounds[0]), high = try operand(bounds[1])
+                guard low.column == high.column else { throw invalid("the bounds must be of one kind") }
+                condition = "p.\(low.column) BETWEEN ? AND ?"
+                args += [low.value, high.value]
+            }
         case .contains, .notContains:
             negate = filter.op == .notContains
             if info.multi {
