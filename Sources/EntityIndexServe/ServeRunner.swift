@@ -38,7 +38,7 @@ final class ServeRunner: MethodRunner {
             if let batch {
                 throw EntityIndexError(
                     .batchState,
-                    "this request belongs to batch \(ServeStores.quoted(batch.id)) already; end it with batch.end (or batch.abort) first"
+                    "this request belongs to batch \(Quoting.quoted(batch.id)) already; end it with batch.end (or batch.abort) first"
                 )
             }
             _ = try Params(params, method: method.rawValue, allowed: [])
@@ -82,10 +82,7 @@ final class ServeRunner: MethodRunner {
             let why = batch.ended ?? "it ended"
             batch.turn.leave()
             self.batch = nil
-            throw EntityIndexError(
-                .batchState,
-                "batch \(ServeStores.quoted(batch.id)) is not open (\(why)); this request was not run: start a new batch with batch.begin"
-            )
+            throw ServeStores.notOpen(batch.id, why: why)
         }
         var failed = true
         defer {

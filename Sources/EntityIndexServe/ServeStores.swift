@@ -1,5 +1,6 @@
 import EntityIndex
 import EntityIndexPipe
+import JSON
 import Synchronization
 
 /// The connections of `serve` to its index: one writer, a few readers, and one per open batch.
@@ -120,10 +121,7 @@ final class ServeStores: @unchecked Sendable {
             let why =
                 ended.last { $0.id == id }?.why
                 ?? "no batch has that id (it ended, or the server restarted since it began)"
-            throw EntityIndexError(
-                .batchState,
-                "batch \(ServeStores.quoted(id)) is not open (\(why)); this request was not run: start a new batch with batch.begin"
-            )
+            throw Self.notOpen(id, why: why)
         }
     }
 
@@ -183,8 +181,12 @@ final class ServeStores: @unchecked Sendable {
         writerTurn.leave()
     }
 
-    static func quoted(_ text: String) -> String {
-        text.count <= 64 ? "\"\(text)\"" : "\"\(text.prefix(64))…\" (\(text.count) characters)"
+    /// The refusal of a request that names a batch that is no longer open, saying why.
+    static func notOpen(_ id: String, why: String) -> EntityIndexError {
+        EntityIndexError(
+            .batchState,
+            "batch \(Quoting.quoted(id)) is not open (\(why)); this request was not run: start a new batch with batch.begin"
+        )
     }
 }
 

@@ -95,7 +95,7 @@ public final class WebServer: @unchecked Sendable {
         let budget = RequestBudget(seconds: options.requestTimeout)
         exchange.onCancel { budget.cancel() }
         pool.submit { [self] in
-            let response = budget.run { request.path == "/rpc" ? rpc(request) : mcp(request) }
+            let response = budget.run { run(request) }
             if exchange.isCancelled {
                 if options.log {
                     let ms = (clock() - started) * 1000
@@ -113,10 +113,13 @@ public final class WebServer: @unchecked Sendable {
     public func respond(to request: HTTPRequest) -> HTTPResponse {
         let started = clock()
         if let response = routeAtOnce(request) { return finish(request, response, started: started) }
-        let response = RequestBudget(seconds: options.requestTimeout).run {
-            request.path == "/rpc" ? rpc(request) : mcp(request)
-        }
+        let response = RequestBudget(seconds: options.requestTimeout).run { run(request) }
         return finish(request, response, started: started)
+    }
+
+    /// Runs a JSON-RPC or MCP request on the calling thread.
+    private func run(_ request: HTTPRequest) -> HTTPResponse {
+        request.path == "/rpc" ? rpc(request) : mcp(request)
     }
 
     /// While no request comes, about every 200 ms: once a second, idle batches are rolled back and idle connections

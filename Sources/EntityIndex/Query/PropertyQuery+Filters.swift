@@ -92,23 +92,19 @@ extension EntityStore {
     static let propertyRows = "SELECT p.entity FROM property p WHERE p.name = \(propertyName)"
 
     /// The entities with a value that meets the comparison.
-    static func some(_ c: Comparison, style: FilterStyle) -> SQLFragment {
-        switch style {
-        case .collect: SQLFragment(sql: "e.rowid IN (\(propertyRows) AND \(c.condition))", arguments: c.arguments)
-        case .lookup, .bound:
-            SQLFragment(
-                sql: "EXISTS (\(propertyRows) AND p.entity = e.rowid AND \(lookupCondition(c.condition)))",
-                arguments: c.arguments)
-        }
-    }
+    static func some(_ c: Comparison, style: FilterStyle) -> SQLFragment { values(c, style: style, not: "") }
 
     /// The entities with no value that meets the comparison.
-    static func none(_ c: Comparison, style: FilterStyle) -> SQLFragment {
+    static func none(_ c: Comparison, style: FilterStyle) -> SQLFragment { values(c, style: style, not: "NOT ") }
+
+    /// `some` or `none` (`not` is "NOT "): the rows of the property meeting the comparison, read as a set to
+    /// collect or looked up per entity.
+    private static func values(_ c: Comparison, style: FilterStyle, not: String) -> SQLFragment {
         switch style {
-        case .collect: SQLFragment(sql: "e.rowid NOT IN (\(propertyRows) AND \(c.condition))", arguments: c.arguments)
+        case .collect: SQLFragment(sql: "e.rowid \(not)IN (\(propertyRows) AND \(c.condition))", arguments: c.arguments)
         case .lookup, .bound:
             SQLFragment(
-                sql: "NOT EXISTS (\(propertyRows) AND p.entity = e.rowid AND \(lookupCondition(c.condition)))",
+                sql: "\(not)EXISTS (\(propertyRows) AND p.entity = e.rowid AND \(lookupCondition(c.condition)))",
                 arguments: c.arguments)
         }
     }
