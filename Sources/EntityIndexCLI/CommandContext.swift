@@ -97,7 +97,7 @@ public final class CommandContext {
                 "warning: \(dbPath) is read-only and has changes in its -wal file that cannot be read in place (there is no -shm file, and this process may not create one); a private copy with them applied is read instead (one per version of the file, shared by its readers)\n"
             )
         }
-        if !store.textVersionIsCurrent {
+        if !store.indexesAreCurrent {
             errorOutput(
                 "warning: \(dbPath) was indexed by another version of entityidx; searches may miss some matches until it is rebuilt (run 'entityidx rebuild'; any write also rebuilds it)\n"
             )

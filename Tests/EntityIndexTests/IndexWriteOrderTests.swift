@@ -5,7 +5,7 @@ import Testing
 
 @testable import EntityIndex
 
-/// An ingest holds its full-text rows and writes them sorted by document id (`writingIndexRowsInOrder`): a row held
+/// An ingest holds its full-text rows and writes them sorted by document id (`SearchTextIndex.writeHeldRows`): a row held
 /// must never be lost, written twice, or written after a delete of the same document.
 @Suite struct IndexWriteOrderTests {
     /// Titles of 1 to 6 words, so that document ids (which rank shorter titles first) go up and down.
@@ -54,7 +54,6 @@ import Testing
         #expect(try Self.ids(store, "sigma") == ["n8"])
         #expect(try count("search", "entry") == 20_000)
         #expect(try store.searchPage(SearchRequest(query: "n4321")).entities.first?.key.id == "n4321")
-        #expect(store.deferredIndexRows == nil)
         // FTS5 checks its structure and every posting of `search_title` against the rows it was given.
         for table in ["search", "search_title", "search_code"] {
             try store.db.execute("INSERT INTO \(table)(\(table), rank) VALUES ('integrity-check', 0)")
@@ -68,7 +67,6 @@ import Testing
         #expect(throws: EntityIndexError.self) {
             _ = try store.ingest((2..<5_000).map { Self.record($0, "dropped words") } + [bad])
         }
-        #expect(store.deferredIndexRows == nil)
         _ = try store.ingest([Self.record(9, "later words")])
         #expect(try Self.ids(store, "words") == ["n1", "n9"])
         #expect(try Self.ids(store, "dropped").isEmpty)

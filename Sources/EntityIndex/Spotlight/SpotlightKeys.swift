@@ -104,11 +104,6 @@ struct SpotlightKey: Hashable, Sendable {
 }
 
 extension EntityStore {
-    /// Bump when what `spotlight_key` holds changes: opening a database filled by another version, or with another
-    /// ICU (which folds the values), refills it, so that the keys re-derived from a record are the ones it wrote.
-    static let spotlightKeyVersion = 2
-    static var spotlightKeyMeta: String { "\(spotlightKeyVersion) icu \(TextAnalyzer.icuVersion)" }
-
     /// The id of an attribute key in `spotlight_attr`; nil when no value ever had it (unless `create`).
     func spotlightAttributeID(_ key: String, create: Bool = false) throws -> Int64? {
         let select = try db.cached("SELECT id FROM spotlight_attr WHERE name = ?")
@@ -169,30 +164,6 @@ extension EntityStore {
         for row in rows {
             try delete.bind([.integer(row.attr), .integer(row.head), .integer(row.hash), .integer(rowid)])
             while try delete.step() {}
-        }
-    }
-
-    /// Fills `spotlight_key` from the stored records when it was filled by another version or ICU (or not at all),
-    /// once when the database is opened; the version is read again under the write lock, so that only one process
-    /// fills.
-    func prepareSpotlightKeys() throws {
-        let current = Self.spotlightKeyMeta
-        guard try meta("spotlight_key_version") != current else { return }
-        try db.transaction(.immediate) {
-            guard try meta("spotlight_key_version") != current else { return }
-            try db.run("DELETE FROM spotlight_key")
-            let interned = InternedIDs()
-            let read = try db.prepare("SELECT rowid, record FROM entity")
-            var rows: [(Int64, [SpotlightKey])] = []
-            while try read.step() {
-                rows.append((read.int(0), SpotlightKey.keys(of: read.record(1))))
-                if rows.count == 1024 {
-                    for (rowid, keys) in rows { try writeSpotlightKeys(rowid: rowid, keys: keys, interned: interned) }
-                    rows.removeAll()
-                }
-            }
-            for (rowid, keys) in rows { try writeSpotlightKeys(rowid: rowid, keys: keys, interned: interned) }
-            try setMeta("spotlight_key_version", current)
         }
     }
 }

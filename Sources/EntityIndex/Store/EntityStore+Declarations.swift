@@ -7,9 +7,9 @@ extension EntityStore {
         throws(EntityIndexError)
     {
         do {
-            try write {
-                // The type's entries go first, with the text the old declarations gave them.
-                try deleteIndexEntries(where: "e.type = ?", [.text(type)])
+            try write { writer in
+                // The type's records as the old declarations indexed them.
+                let old = try writer.preparer()
                 for p in properties {
                     try db.run(
                         """
@@ -34,7 +34,19 @@ extension EntityStore {
                         ON CONFLICT(type) DO UPDATE SET stemming = excluded.stemming
                         """, [.text(type), .text(stemming.rawValue)])
                 }
-                try rederive(type: type)
+                // Each entity of the type replaces itself: the old declarations' rows go, the new ones' come.
+                let rows = try db.rows("SELECT rowid, record FROM entity WHERE type = ?", [.text(type)]) {
+                    ($0.int(0), $0.record(1))
+                }
+                let stemming = (old.stemmed.contains(type), try stemmedTypes().contains(type))
+                let declarations = (old.declarations(for: type), try self.declarations(for: type))
+                for (rowid, json) in rows {
+                    try writer.apply(
+                        .replace(
+                            rowid: rowid,
+                            old: AnalyzedRecord(stored: json, declarations: declarations.0, stemming: stemming.0),
+                            new: AnalyzedRecord(stored: json, declarations: declarations.1, stemming: stemming.1)))
+                }
             }
         } catch {
             throw EntityIndexError.wrap(error, doing: "declaring properties")

@@ -42,12 +42,13 @@ extension EntityStore {
             throw EntityIndexError(.invalidParams, "say what to delete: a type, ids with a type, domains, or all")
         }
         do {
-            return try write {
+            return try write { writer in
                 if request.all {
                     let deleted = Int(try db.scalar("SELECT count(*) FROM entity")?.int ?? 0)
-                    try emptyFullTextIndexes()
+                    writer.heldRows = []
+                    for index in Indexes.all { try index.empty(db) }
                     try db.execute(
-                        "DELETE FROM entity; DELETE FROM relation; DELETE FROM entity_type; DELETE FROM spotlight_key; DELETE FROM name_key; DELETE FROM client_state; DELETE FROM reindex_outstanding; DELETE FROM donation; DELETE FROM vocabulary;"
+                        "DELETE FROM entity; DELETE FROM client_state; DELETE FROM reindex_outstanding; DELETE FROM donation;"
                     )
                     return deleted
                 }
@@ -66,10 +67,8 @@ extension EntityStore {
                             // Deleting counts as a re-push for reindex requests.
                             try db.run(
                                 "DELETE FROM reindex_outstanding WHERE type = ? AND id = ?", [.text(type), .text(id)])
-                            try deleteIndexEntries(
-                                where: "e.type = ? AND e.id = ?", [.text(type), .text(id)], deletingEntities: true)
-                            try db.run("DELETE FROM entity WHERE type = ? AND id = ?", [.text(type), .text(id)])
-                            deleted += db.changes
+                            deleted += try deleteEntities(
+                                where: "e.type = ? AND e.id = ?", [.text(type), .text(id)], writer)
                         }
                     }
                     return deleted
@@ -78,9 +77,7 @@ extension EntityStore {
                     var deleted = 0
                     for type in request.types {
                         try db.run("DELETE FROM reindex_outstanding WHERE type = ?", [.text(type)])
-                        try deleteIndexEntries(where: "e.type = ?", [.text(type)], deletingEntities: true)
-                        try db.run("DELETE FROM entity WHERE type = ?", [.text(type)])
-                        deleted += db.changes
+                        deleted += try deleteEntities(where: "e.type = ?", [.text(type)], writer)
                     }
                     return deleted
                 }
@@ -96,11 +93,7 @@ extension EntityStore {
                     try db.run(
                         "DELETE FROM reindex_outstanding WHERE (type, id) IN (SELECT e.type, e.id FROM entity e WHERE \(condition))",
                         arguments)
-                    try deleteIndexEntries(where: condition, arguments, deletingEntities: true)
-                    try db.run(
-                        "DELETE FROM entity WHERE rowid IN (SELECT e.rowid FROM entity e WHERE \(condition))", arguments
-                    )
-                    deleted += db.changes
+                    deleted += try deleteEntities(where: condition, arguments, writer)
                 }
                 return deleted
             }

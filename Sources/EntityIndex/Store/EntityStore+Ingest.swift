@@ -37,11 +37,9 @@ public final class Ingestion {
     public private(set) var position = 0
     /// Prepares records against the declarations as they stand when the ingest starts.
     public let preparer: RecordPreparer
-    private var kinds = Set<PropertyKindKey>()
-    /// The interned names this ingest read or made (it rolls back with them, so it lives as long as the transaction).
-    private let interned = InternedIDs()
-    /// Words this ingest put in `vocabulary` (it rolls back with them, so it lives as long as the transaction).
-    private var knownTerms = Set<String>()
+    /// What hands this ingest's changes to the derived indexes, made with the transaction (it rolls back with what it
+    /// interned and held, so it lives as long as the transaction).
+    private var writer: IndexWriter?
     /// Whether any reindex request waits for entities (if not, ingest skips settling them).
     private var reindexPending: Bool
 
@@ -85,36 +83,18 @@ public final class Ingestion {
             }
         }
         try store.checkFile()
-        // The full-text rows are written in document order, in runs (`EntityStore.writingIndexRowsInOrder`).
-        if store.deferredIndexRows == nil {
-            store.deferredIndexRows = []
-            holdsIndexRows = true
-        }
         reindexPending = try store.db.scalar("SELECT EXISTS (SELECT 1 FROM reindex_outstanding)")?.int == 1
         // The dictionary records are compressed with was read before the lock: stored again if a rollback since
         // (an aborted batch that trained it) took it away.
         if let dictionary = preparer.dictionary { try store.db.recordDictionaries.add(dictionary, now: store.now) }
         let declarations = try store.allDeclarations(type: nil), stemmed = try store.stemmedTypes()
+        var current = preparer
         if declarations != preparer.declarations || stemmed != preparer.stemmed {
             declarationsChanged = true
-            writerPreparer = RecordPreparer(
-                declarations: declarations, stemmed: stemmed, dictionary: preparer.dictionary)
+            current = RecordPreparer(declarations: declarations, stemmed: stemmed, dictionary: preparer.dictionary)
         }
+        writer = IndexWriter(store, preparer: current)
     }
-
-    private var writerPreparer: RecordPreparer?
-    /// Whether this ingest holds the store's full-text rows to write them in order (it writes them before it
-    /// commits, and drops them when it rolls back).
-    private var holdsIndexRows = false
-
-    private func releaseIndexRows() {
-        guard holdsIndexRows else { return }
-        store.deferredIndexRows = nil
-        store.deferredIndexBytes = 0
-        holdsIndexRows = false
-    }
-
-    deinit { releaseIndexRows() }
 
     /// Records a problem found before validation (a line that is not JSON, say).
     public func reject(_ problem: RecordProblem) {
@@ -140,11 +120,11 @@ public final class Ingestion {
         switch prepared.outcome {
         case .invalid(let problems):
             for problem in problems { reject(problem) }
-        case .valid(let record, let stored, let derived):
+        case .valid(let record, let stored, let analyzed):
             guard problemCount == 0 || skipsInvalid else { return }  // nothing will be committed; keep validating only
             do {
                 try begin()
-                try upsert(record, stored: stored, derived: declarationsChanged ? nil : derived)
+                try upsert(record, stored: stored, analyzed: declarationsChanged ? nil : analyzed)
             } catch {
                 throw EntityIndexError.wrap(error, doing: "ingesting record \(prepared.position) (\(record.key))")
             }
@@ -181,12 +161,11 @@ public final class Ingestion {
             throw EntityIndexError(.invalidRecord, message, details: problems)
         }
         // Nothing to write (an empty input): no lock was taken, nothing changes.
-        guard let transaction else { return counts }
+        guard let transaction, let writer else { return counts }
         do {
-            try store.writeDeferredIndexRows()
-            releaseIndexRows()
-            try store.purgeExpired()
-            try store.optimizeFullTextIndexes(written: counts.inserted + counts.updated)
+            try store.purgeExpired(writer)
+            try writer.finish()
+            self.writer = nil
             try transaction.commit()
         } catch {
             rollback()
@@ -198,10 +177,11 @@ public final class Ingestion {
     /// Abandons the ingest: nothing of it stays (also when the ingest is dropped unfinished).
     public func rollback() {
         transaction?.rollback()
-        releaseIndexRows()
+        writer = nil
     }
 
-    private func upsert(_ record: EntityRecord, stored: StoredRecord, derived: PreparedRecord.Derived?) throws {
+    private func upsert(_ record: EntityRecord, stored: StoredRecord, analyzed: AnalyzedRecord?) throws {
+        guard let writer else { return }
         let db = store.db
         let now = store.now
         let expires = record.expiresAt ?? EntityStore.defaultExpiry(from: now)
@@ -233,35 +213,21 @@ public final class Ingestion {
         let stored =
             stored.value == .null
             ? StoredRecord(text: stored.text, dictionary: try db.recordDictionaries.newest()) : stored
-        let derived = derived ?? (writerPreparer ?? preparer).derive(record)
+        let new = try analyzed ?? writer.analyzed(record)
         let values: [SQLValue] = [
-            .text(derived.document.idKey), .text(record.title), stored.value, SQLValue(record.domain),
-            SQLValue(record.hidden), SQLValue(record.rankingHint), SQLValue(record.priority),
-            SQLValue(record.lastUsedAt),
-            .integer(now), .integer(expires),
+            .text(new.document?.idKey ?? TextAnalyzer.idKey(record.id)), .text(record.title), stored.value,
+            SQLValue(record.domain), SQLValue(record.hidden), SQLValue(record.rankingHint), SQLValue(record.priority),
+            SQLValue(record.lastUsedAt), .integer(now), .integer(expires),
         ]
         if let rowid {
-            // The old entries go first, with the text re-derived from the record they were made from.
-            let old = try db.rows("SELECT record FROM entity WHERE rowid = ?", [.integer(rowid)]) { $0.record(0) }.first
-            let current = writerPreparer ?? preparer
-            let declarations = current.declarations(for: record.type)
-            let stemming = current.stemmed.contains(record.type)
-            try store.deleteIndexEntry(
-                rowid: rowid, old.flatMap { store.previousDocument($0, declarations, stemming: stemming) })
+            // The indexes take the change while the row still holds the record it replaces.
+            let old = try db.rows("SELECT record FROM entity WHERE rowid = ?", [.integer(rowid)]) { $0.record(0) }
+            try writer.apply(.replace(rowid: rowid, old: try writer.stored(old[0], type: record.type), new: new))
             try db.run(
                 """
                 UPDATE entity SET id_key = ?, title = ?, record = ?, domain = ?, hidden = ?, ranking_hint = ?, priority = ?,
                     last_used_at = ?, ingested_at = ?, expires_at = ? WHERE rowid = ?
                 """, values + [.integer(rowid)])
-            try store.writeSearchDocument(derived.document, rowid: rowid, newTerms: newTerms(derived))
-            try store.writeProperties(
-                rowid: rowid, type: record.type, rows: derived.properties, replacing: true, kinds: &kinds,
-                interned: interned)
-            try store.writeSpotlightKeys(
-                rowid: rowid, keys: derived.spotlight, replacing: old.map(SpotlightKey.keys(of:)) ?? [],
-                interned: interned)
-            try store.writeRelations(
-                rowid: rowid, record.related, replacing: old.map(EntityRecord.related(of:)) ?? [], interned: interned)
             counts.updated += 1
         } else {
             try db.run(
@@ -269,20 +235,9 @@ public final class Ingestion {
                 INSERT INTO entity(type, id, id_key, title, record, domain, hidden, ranking_hint, priority, last_used_at,
                     ingested_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, [.text(record.type), .text(record.id)] + values)
-            let newRowid = db.lastInsertRowID
-            try store.writeSearchDocument(derived.document, rowid: newRowid, newTerms: newTerms(derived))
-            try store.writeProperties(
-                rowid: newRowid, type: record.type, rows: derived.properties, replacing: false, kinds: &kinds,
-                interned: interned)
-            try store.writeSpotlightKeys(rowid: newRowid, keys: derived.spotlight, interned: interned)
-            try store.writeRelations(rowid: newRowid, record.related, interned: interned)
+            try writer.apply(.insert(rowid: db.lastInsertRowID, new: new))
             counts.inserted += 1
         }
-    }
-
-    /// The words of a document not yet put in `vocabulary` by this ingest.
-    private func newTerms(_ derived: PreparedRecord.Derived) -> [String] {
-        derived.termsAreNew ? derived.terms : derived.terms.filter { knownTerms.insert($0).inserted }
     }
 }
 
@@ -316,13 +271,7 @@ extension EntityStore {
     ///
     /// An entity pushed at this very `now` is kept even when already expired, so that re-ingesting the same input
     /// reports it unchanged instead of inserting it again; a later write purges it. Until then `stats` counts it.
-    func purgeExpired() throws {
-        let expired = "e.expires_at <= ? AND e.ingested_at < ?"
-        guard try deleteIndexEntries(where: expired, [.integer(now), .integer(now)], deletingEntities: true) > 0 else {
-            return
-        }
-        try db.run(
-            "DELETE FROM entity WHERE rowid IN (SELECT e.rowid FROM entity e WHERE \(expired))",
-            [.integer(now), .integer(now)])
+    func purgeExpired(_ writer: IndexWriter) throws {
+        try deleteEntities(where: "e.expires_at <= ? AND e.ingested_at < ?", [.integer(now), .integer(now)], writer)
     }
 }

@@ -12,7 +12,7 @@ extension EntityStore {
             throw EntityIndexError(.invalidParams, "a reindex request for ids needs their type")
         }
         do {
-            return try write {
+            return try write { _ in
                 let idsJSON = ids.map { JSONWriter.string(.array($0.map { .string($0) })) }
                 // Ids are never reused, even after the newest request was acknowledged: the last one issued is kept.
                 let newest = try db.scalar("SELECT max(id) FROM reindex_request")?.int ?? 0
@@ -69,7 +69,7 @@ extension EntityStore {
     /// Closes a reindex request.
     public func acknowledgeReindex(_ requestId: Int64) throws(EntityIndexError) {
         do {
-            try write {
+            try write { _ in
                 try db.run("DELETE FROM reindex_request WHERE id = ?", [.integer(requestId)])
                 if db.changes == 0 { throw EntityIndexError(.notFound, "no open reindex request \(requestId)") }
             }

@@ -37,9 +37,17 @@ extension EntityStore {
                 databaseBytes: try count("PRAGMA page_count") * count("PRAGMA page_size"),
                 path: path, now: now, schemaVersion: Schema.version, textVersion: TextAnalyzer.version,
                 sqliteVersion: Connection.libraryVersion, icuVersion: TextAnalyzer.icuVersion,
-                indexTextVersion: try meta("text_version").flatMap { Int($0) } ?? 0, readOnly: isReadOnly)
+                indexTextVersion: try storedStamp(SearchTextIndex().name).flatMap(Self.textVersion) ?? 0,
+                readOnly: isReadOnly)
         } catch {
             throw EntityIndexError.wrap(error, doing: "computing stats")
         }
+    }
+
+    /// The text pipeline's version in an index's stamp (`1 text 12 icu 72.1` → 12).
+    static func textVersion(_ stamp: String) -> Int? {
+        let words = stamp.split(separator: " ")
+        guard let at = words.firstIndex(of: "text"), at + 1 < words.count else { return nil }
+        return Int(words[at + 1])
     }
 }

@@ -53,7 +53,7 @@ extension EntityStore {
     @discardableResult
     public func donate(type: String, id: String) throws(EntityIndexError) -> Bool {
         do {
-            return try write {
+            return try write { _ in
                 guard
                     try db.scalar(
                         "SELECT 1 FROM entity WHERE type = ? AND id = ? AND expires_at > ?",

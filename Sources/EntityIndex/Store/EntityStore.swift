@@ -29,8 +29,8 @@ public final class EntityStore {
     public let readsACopy: Bool
     /// The file opened (device, inode): a write is refused once the path names another file or none.
     let identity: DatabaseFile.Identity?
-    /// Whether the search text was made by this version of the text pipeline (if not, the first write rebuilds it).
-    public private(set) var textVersionIsCurrent = true
+    /// Whether every derived index was made by this entityidx (if not, the first write rebuilds those that were not).
+    public internal(set) var indexesAreCurrent = true
     /// The most bytes of stored records one request may return (see `ResultBudget`).
     public var maxResultBytes = EntityStore.defaultMaxResultBytes
     /// The most text one Core Spotlight query may compare (see `SpotlightBudget`).
@@ -39,9 +39,6 @@ public final class EntityStore {
     let spotlightBudget = SpotlightBudget()
     /// The vocabulary's words in memory, for the Core Spotlight forms that look for words holding a run.
     let vocabularyCopy = VocabularyCopy()
-    /// Full-text rows waiting to be written in document order (`writingIndexRowsInOrder`), and their text's bytes.
-    var deferredIndexRows: [DeferredIndexRow]?
-    var deferredIndexBytes = 0
     /// Told how many entities a rebuild of the search text concerns, before it starts.
     public var onRebuild: ((Int) -> Void)?
 
@@ -146,48 +143,22 @@ public final class EntityStore {
         }
         if isNew && !isReadOnly {
             try db.transaction(.immediate) {
-                try setMeta("text_version", String(TextAnalyzer.version))
-                try setMeta("icu_version", TextAnalyzer.icuVersion)
+                try stamp(Indexes.all)
                 try db.execute("PRAGMA application_id = \(Self.applicationID)")
             }
         }
-        textVersionIsCurrent = try indexTextIsCurrent()
-        if !isReadOnly { try prepareSpotlightKeys() }
+        indexesAreCurrent = try staleIndexes().isEmpty
+        if !isReadOnly && !indexesAreCurrent { try rebuildStale(onOpen: true) }
         // A schema upgrade already writes (and new columns are filled by a rebuild): then the rebuild happens now.
-        if !applied.isEmpty && !isNew { try rebuildIfStale() }
-        if !isReadOnly && !isNew && !applied.isEmpty && textVersionIsCurrent {
+        if !applied.isEmpty && !isNew { try rebuildStale() }
+        if !isReadOnly && !isNew && !applied.isEmpty && indexesAreCurrent {
             try db.execute("PRAGMA application_id = \(Self.applicationID)")
         }
     }
 
-    /// Rebuilds the search text when it was made by another text version, in its own transaction; the version is
-    /// read again once the write lock is held, so that of several processes only the first rebuilds.
-    func rebuildIfStale() throws {
-        guard !textVersionIsCurrent, !batchOpen else { return }
-        try db.transaction(.immediate) {
-            try checkFile()
-            if try !indexTextIsCurrent() {
-                let count = Int(try db.scalar("SELECT count(*) FROM entity")?.int ?? 0)
-                if count > 0 { onRebuild?(count) }
-                try rebuildSearchText()
-            }
-            if try db.scalar("PRAGMA application_id")?.int != Int64(Self.applicationID) {
-                try db.execute("PRAGMA application_id = \(Self.applicationID)")
-            }
-        }
-        textVersionIsCurrent = true
-    }
-
-    /// Whether the index's text was made by this text pipeline and this ICU: the contentless indexes are deleted
-    /// from by re-deriving the text, which must then give what was indexed.
-    func indexTextIsCurrent() throws -> Bool {
-        try meta("text_version").flatMap { Int($0) } == TextAnalyzer.version
-            && meta("icu_version") == TextAnalyzer.icuVersion
-    }
-
-    /// Rebuilds the search text now if it is stale (`entityidx rebuild`); returns whether it was.
+    /// Rebuilds the derived indexes made by another entityidx now (`entityidx rebuild`); returns whether any was.
     public func rebuild() throws(EntityIndexError) -> Bool {
-        let stale = !textVersionIsCurrent
+        let stale = !indexesAreCurrent
         do {
             try prepareWrite()
         } catch {
@@ -203,7 +174,7 @@ public final class EntityStore {
             throw EntityIndexError(.readOnly, "the database \(path) is read-only for this process; nothing was written")
         }
         try checkFile()
-        try rebuildIfStale()
+        if !indexesAreCurrent { try rebuildStale() }
     }
 
     /// Refuses to write when the path no longer names the file that was opened (moved over, or removed): the
@@ -218,11 +189,16 @@ public final class EntityStore {
             "the database file \(path) was \(what) after it was opened; nothing was written (open it again)")
     }
 
-    /// Runs a write: in its own transaction, or inside the open batch. Every write purges expired entities.
-    func write<T>(_ body: () throws -> T) throws -> T {
+    /// Runs a write: in its own transaction, or inside the open batch, with the writer that hands its changes to
+    /// the derived indexes. Every write purges expired entities.
+    func write<T>(_ body: (IndexWriter) throws -> T) throws -> T {
         if batchOpen {
             return try db.savepoint("write") {
-                try purgeExpired(); return try body()
+                let writer = IndexWriter(self)
+                try purgeExpired(writer)
+                let result = try body(writer)
+                try writer.finish()
+                return result
             }
         }
         try prepareWrite()
@@ -233,8 +209,10 @@ public final class EntityStore {
             throw lockError(error)
         }
         try checkFile()
-        try purgeExpired()
-        let result = try body()
+        let writer = IndexWriter(self)
+        try purgeExpired(writer)
+        let result = try body(writer)
+        try writer.finish()
         try transaction.commit()
         return result
     }
@@ -268,46 +246,6 @@ public final class EntityStore {
             [.text(key), .text(value)])
     }
 
-    /// Recomputes the normalized text of every entity (after the text pipeline changed) and rebuilds the index.
-    func rebuildSearchText() throws {
-        try rebuildIndexes()
-        try setMeta("text_version", String(TextAnalyzer.version))
-        try setMeta("icu_version", TextAnalyzer.icuVersion)
-    }
-
-    /// Re-derives what is computed from the stored records (id keys, search documents and their FTS entries,
-    /// property rows) for one type or for all, after the text pipeline or a type's declarations changed. The
-    /// entities must have no FTS entries (`deleteIndexEntries` first, or the indexes emptied).
-    func rederive(type: String?) throws {
-        let rows =
-            try type.map { t in
-                try db.rows("SELECT rowid, record FROM entity WHERE type = ?", [.text(t)]) { ($0.int(0), $0.record(1)) }
-            } ?? db.rows("SELECT rowid, record FROM entity") { ($0.int(0), $0.record(1)) }
-        let preparer = RecordPreparer(declarations: try allDeclarations(type: type), stemmed: try stemmedTypes())
-        var kinds = Set<PropertyKindKey>()
-        var knownTerms = Set<String>()
-        try writingIndexRowsInOrder {
-            try rederive(rows, preparer, &kinds, &knownTerms)
-        }
-    }
-
-    private func rederive(
-        _ rows: [(Int64, JSONObject)], _ preparer: RecordPreparer, _ kinds: inout Set<PropertyKindKey>,
-        _ knownTerms: inout Set<String>
-    ) throws {
-        let interned = InternedIDs()
-        for (rowid, object) in rows {
-            guard case .success(let record) = RecordValidator.validate(.object(object), position: 0) else { continue }
-            let derived = preparer.derive(record)
-            try db.run(
-                "UPDATE entity SET id_key = ? WHERE rowid = ?", [.text(derived.document.idKey), .integer(rowid)])
-            try writeSearchDocument(
-                derived.document, rowid: rowid, newTerms: derived.terms.filter { knownTerms.insert($0).inserted })
-            try writeProperties(
-                rowid: rowid, type: record.type, rows: derived.properties, replacing: true, kinds: &kinds,
-                interned: interned)
-        }
-    }
 }
 
 extension EntityIndexError {

@@ -111,11 +111,11 @@ extension Ingestion {
             if let current = storedUnchanged(record, text) {
                 let stored = current ? StoredRecord(text: text.text, value: .null) : compressed()
                 return PreparedRecord(
-                    position: position, line: line, outcome: .valid(record, stored: stored, derived: nil))
+                    position: position, line: line, outcome: .valid(record, stored: stored, analyzed: nil))
             }
             return PreparedRecord(
                 position: position, line: line,
-                outcome: .valid(record, stored: compressed(), derived: preparer.derive(record)))
+                outcome: .valid(record, stored: compressed(), analyzed: preparer.analyze(record)))
         }
 
         /// Whether the first records are held to train a dictionary on (`run`).
@@ -127,12 +127,10 @@ extension Ingestion {
         private var handedTerms = Set<String>()
 
         private func keepingNewTerms(_ prepared: PreparedRecord) -> PreparedRecord {
-            guard case .valid(let record, let stored, var derived?) = prepared.outcome else { return prepared }
-            derived.terms = derived.terms.filter { handedTerms.insert($0).inserted }
-            derived.termsAreNew = true
-            return PreparedRecord(
-                position: prepared.position, line: prepared.line,
-                outcome: .valid(record, stored: stored, derived: derived))
+            guard case .valid(_, _, let analyzed?) = prepared.outcome else { return prepared }
+            analyzed.terms = analyzed.terms.filter { handedTerms.insert($0).inserted }
+            analyzed.newTermsOnly = true
+            return prepared
         }
 
         func run() {
@@ -175,14 +173,15 @@ extension Ingestion {
                 chunk.dictionary = dictionary
                 defer { held = [] }
                 for record in held {
-                    guard case .valid(let entity, let stored, let derived) = record.outcome else {
+                    guard case .valid(let entity, let stored, let analyzed) = record.outcome else {
                         if !add(record, bytesRead: bytesRead) { return false }
                         continue
                     }
                     let compressed = PreparedRecord(
                         position: record.position, line: record.line,
                         outcome: .valid(
-                            entity, stored: StoredRecord(text: stored.text, dictionary: dictionary), derived: derived))
+                            entity, stored: StoredRecord(text: stored.text, dictionary: dictionary), analyzed: analyzed)
+                    )
                     if !add(compressed, bytesRead: bytesRead) { return false }
                 }
                 return true

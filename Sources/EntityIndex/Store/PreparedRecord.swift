@@ -11,18 +11,9 @@ public struct PreparedRecord: Sendable {
 
     enum Outcome: Sendable {
         case invalid([RecordProblem])
-        case valid(EntityRecord, stored: StoredRecord, derived: Derived?)
-    }
-
-    /// What is computed from a valid record for the index.
-    struct Derived: Sendable {
-        var document: SearchDocument
-        var properties: [PropertyRow]
-        /// The keys of the text values a Core Spotlight query compares (`spotlight_key`).
-        var spotlight: [SpotlightKey]
-        /// The document's words for `vocabulary`; with `termsAreNew`, only those not handed over before in this ingest.
-        var terms: [String]
-        var termsAreNew = false
+        /// `analyzed`: what the indexes derive from the record, computed by the reader (nil: left to the writer, for
+        /// a record known to be stored unchanged).
+        case valid(EntityRecord, stored: StoredRecord, analyzed: AnalyzedRecord?)
     }
 }
 
@@ -104,7 +95,8 @@ public struct RecordPreparer: Sendable {
                 defersCompression
                 ? StoredRecord(text: Array(text.utf8), value: .text(text))
                 : StoredRecord(text: text, dictionary: dictionary)
-            return PreparedRecord(position: position, line: line, outcome: .valid(record, stored: stored, derived: nil))
+            return PreparedRecord(
+                position: position, line: line, outcome: .valid(record, stored: stored, analyzed: nil))
         }
     }
 
@@ -113,11 +105,10 @@ public struct RecordPreparer: Sendable {
         PreparedRecord(position: problem.position, line: problem.line, outcome: .invalid([problem]))
     }
 
-    func derive(_ record: EntityRecord) -> PreparedRecord.Derived {
-        let declarations = declarations(for: record.type)
-        let document = SearchDocument(record, declarations: declarations, stemming: stemmed.contains(record.type))
-        return PreparedRecord.Derived(
-            document: document, properties: PropertyRow.rows(of: record, declarations: declarations),
-            spotlight: SpotlightKey.keys(of: record.json), terms: document.vocabularyTerms)
+    /// What the indexes derive from a record, computed now.
+    func analyze(_ record: EntityRecord) -> AnalyzedRecord {
+        AnalyzedRecord(
+            record, declarations: declarations(for: record.type), stemming: stemmed.contains(record.type)
+        ).analyzed()
     }
 }
