@@ -36,7 +36,7 @@ let package = Package(
             dependencies: ["EntityIndex", "EntityIndexPipe", "EntityIndexServe", "HTTP", "JSON", "System"]),
         .executableTarget(name: "entityidx", dependencies: ["EntityIndexCLI"]),
         .executableTarget(name: "entityidx-fuzz", dependencies: ["EntityIndex", "JSON", "JSONRPC", "HTTP"]),
-        .executableTarget(name: "entityidx-bench", dependencies: ["EntityIndex", "JSON", "SQLite"]),
+        .executableTarget(name: "entityidx-bench", dependencies: ["EntityIndex", "JSON", "SQLite", "System"]),
         .target(name: "TestSupport", dependencies: ["EntityIndex", "JSON", "System"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
