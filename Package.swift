@@ -17,28 +17,35 @@ let package = Package(
                 .linkedLibrary("z"),
             ]
         ),
-        .target(name: "SQLite", dependencies: ["CEntityIdx"]),
-        .target(name: "JSON"),
-        .target(name: "EntityIndex", dependencies: ["CEntityIdx", "SQLite", "JSON"]),
+        // What the process asks of the system, written once: stop signals, memory room, descriptor calls with their
+        // EINTR retries, clocks.
+        .target(name: "System", dependencies: ["CEntityIdx"]),
+        .target(name: "SQLite", dependencies: ["CEntityIdx", "System"]),
+        .target(name: "JSON", dependencies: ["System"]),
+        .target(name: "EntityIndex", dependencies: ["CEntityIdx", "SQLite", "JSON", "System"]),
         // JSON-RPC 2.0 over any transport: framing, envelope, batches, response bounds, memory checks, errors.
-        .target(name: "JSONRPC", dependencies: ["CEntityIdx", "EntityIndex", "JSON"]),
+        .target(name: "JSONRPC", dependencies: ["JSON", "System"]),
         .target(name: "EntityIndexPipe", dependencies: ["EntityIndex", "JSON", "JSONRPC"]),
         // A small strict HTTP/1.1 server (POSIX sockets, poll): parsing, keep-alive, bounds; no handler code. JSON
-        // only for `Quoting`, the one cut of the values an error message quotes.
-        .target(name: "HTTP", dependencies: ["JSON"]),
+        // only for `Quoting`, the one cut of the values an error message quotes; System for its descriptor calls.
+        .target(name: "HTTP", dependencies: ["JSON", "System"]),
         // entityidx serve: the pipe and MCP over HTTP, the preview page, origin and token checks.
         .target(name: "EntityIndexServe", dependencies: ["EntityIndex", "EntityIndexPipe", "HTTP", "JSON", "JSONRPC"]),
-        .target(name: "EntityIndexCLI", dependencies: ["EntityIndex", "EntityIndexPipe", "EntityIndexServe", "HTTP", "JSON"]),
+        .target(
+            name: "EntityIndexCLI",
+            dependencies: ["EntityIndex", "EntityIndexPipe", "EntityIndexServe", "HTTP", "JSON", "System"]),
         .executableTarget(name: "entityidx", dependencies: ["EntityIndexCLI"]),
         .executableTarget(name: "entityidx-fuzz", dependencies: ["EntityIndex", "JSON", "JSONRPC", "HTTP"]),
-        .executableTarget(name: "entityidx-bench", dependencies: ["EntityIndex", "JSON", "SQLite"]),
-        .target(name: "TestSupport", dependencies: ["EntityIndex", "JSON"]),
+        .executableTarget(name: "entityidx-bench", dependencies: ["EntityIndex", "JSON", "SQLite", "System"]),
+        .target(name: "TestSupport", dependencies: ["EntityIndex", "JSON", "System"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "EntityIndexTests", dependencies: ["EntityIndex", "JSON", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "EntityIndex", "JSON"]),
-        .testTarget(name: "EntityIndexPipeTests", dependencies: ["EntityIndexPipe", "EntityIndex", "JSON", "JSONRPC", "TestSupport"]),
+        .testTarget(
+            name: "EntityIndexPipeTests",
+            dependencies: ["EntityIndexPipe", "EntityIndex", "JSON", "JSONRPC", "TestSupport"]),
         .testTarget(name: "EntityIndexCLITests", dependencies: ["EntityIndexCLI", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["JSON", "TestSupport"]),
     ],

@@ -1,6 +1,7 @@
 import EntityIndex
 import EntityIndexPipe
 import JSON
+import System
 
 /// What every command receives: global options, the store (opened on first use) and the output streams.
 ///
@@ -71,7 +72,7 @@ public final class CommandContext {
         return seconds
     }
 
-    public func now() -> Int64 { fixedNow ?? Platform.nowMilliseconds() }
+    public func now() -> Int64 { fixedNow ?? SystemClock.wallMilliseconds() }
 
     /// The store, opened (and created or migrated) on first use.
     public func store() throws(EntityIndexError) -> EntityStore {
@@ -129,7 +130,7 @@ public final class CommandContext {
         let store = try store()
         let fixed = fixedNow
         return RequestHandler(
-            store: store, clock: { fixed ?? Platform.nowMilliseconds() },
+            store: store, clock: { fixed ?? SystemClock.wallMilliseconds() },
             reopen: { [self] () throws(EntityIndexError) in try reopenStore() })
     }
 

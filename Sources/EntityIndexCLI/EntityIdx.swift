@@ -1,6 +1,7 @@
 import EntityIndex
 import EntityIndexPipe
 import JSON
+import System
 
 /// A subcommand: parse, then run through the context.
 protocol Command {

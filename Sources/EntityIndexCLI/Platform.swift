@@ -1,8 +1,11 @@
+import System
+
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// The one place that talks to the operating system: streams, environment, terminals, the clock.
+/// The command line's place that talks to the operating system: streams, environment, terminals (signals, memory,
+/// descriptor calls and clocks are the `System` module's).
 public enum Platform {
     static func environment(_ name: String) -> String? {
         guard let value = getenv(name) else { return nil }
@@ -20,30 +23,10 @@ public enum Platform {
         return 80
     }
 
-    /// Milliseconds since 1970 from the wall clock.
-    static func nowMilliseconds() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
-    }
-
-    /// Seconds from a monotonic clock, for elapsed times.
-    static func monotonicSeconds() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
-
+    /// Writes `text` to `fd` whole; a reader that went away is ignored.
     public static func write(_ fd: Int32, _ text: String) {
         var text = text
-        text.withUTF8 { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0 { if errno == EINTR { continue }; return }
-                offset += n
-            }
-        }
+        text.withUTF8 { Descriptor.writeAll(fd, UnsafeRawBufferPointer($0)) }
     }
 
     /// Opens a file for reading; "-" is standard input.

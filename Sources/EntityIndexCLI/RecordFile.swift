@@ -1,5 +1,6 @@
 import EntityIndex
 import JSON
+import System
 
 /// Reads the records of a file or stdin (`-`), a JSON array or NDJSON, one at a time with its position and line,
 /// for the commands that check records without ingesting them (`lint`, `drill`).

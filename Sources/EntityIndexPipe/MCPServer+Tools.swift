@@ -12,7 +12,7 @@ extension MCPServer {
         guard let tool = tools.first(where: { $0.name == name }) else {
             // A pipe method's name points to its tool; a write tool says what it needs.
             var notes: [String] = []
-            if let known = MCPTool.catalog.first(where: { $0.name == name || $0.method == name }) {
+            if let known = MCPTool.catalog.first(where: { $0.name == name || $0.method.rawValue == name }) {
                 if known.name != name { notes.append("did you mean \(Quoting.quoted(known.name))?") }
                 if known.writes { notes.append("writes need `entityidx mcp --allow-writes`") }
             }
@@ -32,10 +32,7 @@ extension MCPServer {
         // The result goes out twice (as text and as structured content): its records may take half the room.
         let result: JSONValue
         do throws(EntityIndexError) {
-            guard let method = Method(rawValue: tool.method) else {
-                throw EntityIndexError(.invalidParams, "unknown method \"\(tool.method)\"")
-            }
-            result = try runner.run(method, arguments, room: room / 2)
+            result = try runner.run(tool.method, arguments, room: room / 2)
         } catch {
             return RPCAnswer(.success(.object(toolError(error))), outOfRoom: error.code == .resourceExhausted)
         }

@@ -94,7 +94,7 @@ extension MCPTool {
 
     /// The tool's resource: its description, and the method's params and result with references resolved.
     var details: JSONValue {
-        let entry = PipeSchema.method(method) ?? JSONObject()
+        let entry = PipeSchema.method(method.rawValue) ?? JSONObject()
         var tool = JSONObject([("name", .string(name)), ("title", .string(title))])
         tool["description"] = entry["description"] ?? .string(title)
         tool["inputSchema"] = Self.objectSchema(PipeSchema.inlined(entry["params"] ?? [:]))

@@ -5,57 +5,59 @@ import JSON
 ///
 /// Each tool has a snake_case verb_noun name (`search_entities` for the pipe's `search`), takes the method's params
 /// (from `schema/pipe.schema.json`) as its `inputSchema` and returns the method's result as `structuredContent`.
-/// Only the methods listed here are tools; one that this binary does not have (`RequestHandler.knows`) is left out,
-/// so the list follows the method list.
+/// Only the methods listed here are tools; each is keyed by its `Method`, so a tool always names a method the pipe
+/// has (a renamed or removed method breaks the build, not a call).
 struct MCPTool {
     let name: String
-    let method: String
+    let method: Method
     let title: String
-    let writes: Bool
     let destructive: Bool
     let idempotent: Bool
 
-    static func read(_ name: String, _ method: String, _ title: String) -> MCPTool {
-        MCPTool(name: name, method: method, title: title, writes: false, destructive: false, idempotent: true)
+    static func read(_ name: String, _ method: Method, _ title: String) -> MCPTool {
+        MCPTool(name: name, method: method, title: title, destructive: false, idempotent: true)
     }
 
+    /// Whether the tool changes the index (its method does not only read): listed only with `--allow-writes`.
+    var writes: Bool { !method.reads }
+
     static let catalog: [MCPTool] = [
-        .read("search_entities", "search", "Search entities"),
-        .read("get_entities", "get", "Get entities by id"),
-        .read("suggest_entities", "suggest", "Suggested entities"),
-        .read("list_entities", "all", "All entities of a type"),
-        .read("query_entities", "query", "Query entities by property"),
-        .read("get_related_entities", "related", "Related entities"),
-        .read("complete_word", "complete", "Complete a word"),
-        .read("spotlight_query", "spotlight", "Spotlight query"),
-        .read("user_query", "userQuery", "User query"),
-        .read("lint_records", "lint", "Check records before pushing"),
-        .read("drill_reindex", "drill", "Reindex drill"),
-        .read("list_declarations", "declarations", "Declared property types"),
-        .read("index_stats", "stats", "Index statistics"),
+        .read("search_entities", .search, "Search entities"),
+        .read("get_entities", .get, "Get entities by id"),
+        .read("suggest_entities", .suggest, "Suggested entities"),
+        .read("list_entities", .all, "All entities of a type"),
+        .read("query_entities", .query, "Query entities by property"),
+        .read("get_related_entities", .related, "Related entities"),
+        .read("complete_word", .complete, "Complete a word"),
+        .read("spotlight_query", .spotlight, "Spotlight query"),
+        .read("user_query", .userQuery, "User query"),
+        .read("lint_records", .lint, "Check records before pushing"),
+        .read("drill_reindex", .drill, "Reindex drill"),
+        .read("list_declarations", .declarations, "Declared property types"),
+        .read("index_stats", .stats, "Index statistics"),
         // Writes, listed only with --allow-writes. An ingest replaces entities of the same type and id.
         MCPTool(
-            name: "ingest_records", method: "ingest", title: "Ingest records", writes: true, destructive: true,
+            name: "ingest_records", method: .ingest, title: "Ingest records", destructive: true,
             idempotent: true),
         MCPTool(
-            name: "delete_entities", method: "delete", title: "Delete entities", writes: true, destructive: true,
+            name: "delete_entities", method: .delete, title: "Delete entities", destructive: true,
             idempotent: true),
         MCPTool(
-            name: "donate_interaction", method: "donate", title: "Donate an interaction", writes: true,
+            name: "donate_interaction", method: .donate, title: "Donate an interaction",
             destructive: false, idempotent: false),
         MCPTool(
-            name: "declare_type", method: "declare", title: "Declare a type's properties and stemming", writes: true,
+            name: "declare_type", method: .declare, title: "Declare a type's properties and stemming",
             destructive: false, idempotent: true),
     ]
 
-    /// The tools a server offers: those of this binary's methods, writes only when allowed.
+    /// The tools a server offers: writes only when allowed.
     static func offered(allowWrites: Bool) -> [MCPTool] {
-        catalog.filter { RequestHandler.knows($0.method) && (allowWrites || !$0.writes) }
+        catalog.filter { allowWrites || !$0.writes }
     }
 
     /// The tool's entry in `tools/list`, compact (`MCPTool+Schema.swift`); `details` is the whole of it.
     var definition: JSONValue {
-        let entry = PipeSchema.method(method) ?? JSONObject()
+        let entry = PipeSchema.method(method.rawValue) ?? JSONObject()
         var annotations = JSONObject([("readOnlyHint", .bool(!writes))])
         if writes {
             annotations["destructiveHint"] = .bool(destructive)

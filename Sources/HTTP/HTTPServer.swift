@@ -1,3 +1,5 @@
+import System
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -95,12 +97,9 @@ public final class HTTPServer {
                 }
                 fds.append(pollfd(fd: fd, events: events, revents: 0))
             }
-            let ready = poll(&fds, nfds_t(fds.count), 200)
-            if ready < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            let now = Socket.now()
+            let ready = Descriptor.retrying(unless: shouldStop) { poll(&fds, nfds_t(fds.count), 200) }
+            if ready < 0 { return }
+            let now = SystemClock.monotonicSeconds()
             for entry in fds.dropFirst(2) where entry.revents != 0 {
                 guard let connection = connections[entry.fd] else { continue }
                 if entry.revents & Int16(POLLOUT) != 0 {

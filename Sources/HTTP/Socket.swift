@@ -1,3 +1,5 @@
+import System
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -84,38 +86,28 @@ enum Socket {
 
     /// Reads what has arrived into `buffer`.
     static func read(_ fd: Int32, into buffer: inout [UInt8]) -> ReadOutcome {
-        while true {
-            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n > 0 { return .bytes(n) }
-            if n == 0 { return .closed }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN, EWOULDBLOCK: return .wouldBlock
-            default: return .closed
-            }
+        let n = buffer.withUnsafeMutableBytes { buffer in
+            Descriptor.retrying { recv(fd, buffer.baseAddress, buffer.count, 0) }
         }
+        if n > 0 { return .bytes(n) }
+        if n == 0 { return .closed }
+        return errno == EAGAIN || errno == EWOULDBLOCK ? .wouldBlock : .closed
     }
 
     /// Writes as much of `bytes[offset...]` as the connection takes now; the new offset, nil when it is closed.
     static func write(_ fd: Int32, _ bytes: [UInt8], from offset: Int) -> Int? {
         var offset = offset
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            let n = bytes.withUnsafeBytes { bytes in
+                Descriptor.retrying { send(fd, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
+            }
             if n > 0 {
                 offset += n
                 continue
             }
-            if n < 0, errno == EINTR { continue }
             if n < 0, errno == EAGAIN || errno == EWOULDBLOCK { return offset }
             return nil
         }
         return offset
-    }
-
-    /// Seconds from a monotonic clock.
-    static func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 }

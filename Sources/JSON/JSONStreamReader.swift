@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import System
 
 /// Splits a stream of records into single JSON values without reading it all into memory.
 ///
@@ -51,24 +47,15 @@ public final class JSONStreamReader {
 
     private func fill() -> Bool {
         if atEOF { return false }
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR {
-                if stopRequested?() == true {
-                    atEOF = true
-                    return false
-                }
-                continue
-            }
-            if n <= 0 {
-                atEOF = true
-                return false
-            }
-            chunkLength = n
-            chunkIndex = 0
-            bytesRead += n
-            return true
+        let n = chunk.withUnsafeMutableBytes { Descriptor.read(fd, into: $0, unless: { stopRequested?() == true }) }
+        if n <= 0 {
+            atEOF = true
+            return false
         }
+        chunkLength = n
+        chunkIndex = 0
+        bytesRead += n
+        return true
     }
 
     private func peekByte() -> UInt8? {

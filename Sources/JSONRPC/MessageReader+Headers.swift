@@ -1,4 +1,4 @@
-import EntityIndex
+import System
 
 /// The Language Server Protocol's base protocol: headers, a blank line, a body of `Content-Length` bytes
 /// (https://microsoft.github.io/language-server-protocol/specifications/base/0.9/specification/#headerPart).

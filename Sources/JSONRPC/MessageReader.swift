@@ -1,5 +1,4 @@
-import CEntityIdx
-import EntityIndex
+import System
 
 #if canImport(Glibc)
     import Glibc
@@ -84,7 +83,7 @@ public final class MessageReader {
                         idle()
                     }
                 }
-                return read(fd, buffer.baseAddress, buffer.count)
+                return read(fd, buffer.baseAddress, buffer.count)  // EINTR: retried by `fillMore`
             }, maxMessageBytes: maxMessageBytes, framing: framing)
     }
 
@@ -217,12 +216,13 @@ public final class MessageReader {
         }
         if end == buffer.count { buffer.append(contentsOf: repeatElement(0, count: buffer.count)) }
         while true {
-            let n = buffer.withUnsafeMutableBytes { source(UnsafeMutableRawBufferPointer(rebasing: $0[end...])) }
-            if n < 0 {
-                if errno == EINTR {
-                    if eidx_stop_signal() != 0 { return .interrupted }
-                    continue
+            let n = buffer.withUnsafeMutableBytes { buffer in
+                Descriptor.retrying(unless: { StopSignal.received != nil }) {
+                    source(UnsafeMutableRawBufferPointer(rebasing: buffer[end...]))
                 }
+            }
+            if n < 0 {
+                if errno == EINTR { return .interrupted }
                 eof = true
                 return .end
             }

@@ -1,4 +1,4 @@
-import CEntityIdx
+import System
 
 #if canImport(Glibc)
     import Glibc
@@ -27,7 +27,7 @@ public struct MessageWriter {
         while sent < total {
             // After a stop signal a reader that does not read would hold the process here for ever: a write
             // waits at most a tenth of a second for room.
-            if eidx_stop_signal() != 0 {
+            if StopSignal.received != nil {
                 var target = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
                 if poll(&target, 1, 100) <= 0 { return false }
             }
@@ -47,13 +47,10 @@ public struct MessageWriter {
                                 iov_base: UnsafeMutableRawPointer(mutating: t.baseAddress! + inTail),
                                 iov_len: t.count - inTail))
                     }
-                    return writev(fd, vectors, Int32(vectors.count))
+                    return Descriptor.retrying { writev(fd, vectors, Int32(vectors.count)) }
                 }
             }
-            if n < 0 {
-                if errno == EINTR { continue }
-                return false
-            }
+            if n < 0 { return false }
             sent += n
         }
         return true

@@ -1,5 +1,5 @@
-import EntityIndex
 import JSON
+import System
 
 extension RPCEndpoint {
     /// Answers a batch: an array of the responses, within `maxResponseBytes` for the results and with an error of

@@ -1,6 +1,5 @@
-import CEntityIdx
-import EntityIndex
 import JSON
+import System
 
 extension RPCEndpoint {
     /// Why an encoding stopped before its end.
@@ -20,7 +19,7 @@ extension RPCEndpoint {
         var writer = JSONWriter(
             capacity: 512,
             shouldStop: { written in
-                if eidx_stop_signal() != 0 {
+                if StopSignal.received != nil {
                     stop = .interrupted
                 } else if written > limit {
                     stop = .tooLarge

@@ -1,6 +1,5 @@
-import CEntityIdx
-import EntityIndex
 import JSON
+import System
 
 /// A protocol served over JSON-RPC 2.0: its methods, on top of the envelope, batches and bounds of `RPCEndpoint`.
 public protocol RPCService: AnyObject {
@@ -39,7 +38,7 @@ public struct RPCAnswer {
     public static func result(_ value: JSONValue) -> RPCAnswer { RPCAnswer(.success(value), outOfRoom: false) }
 
     public static func error(_ error: RPCError) -> RPCAnswer {
-        RPCAnswer(.failure(error), outOfRoom: error.name == EntityIndexError.Code.resourceExhausted.rawValue)
+        RPCAnswer(.failure(error), outOfRoom: error.name == RPCError.resourceExhaustedName)
     }
 }
 
@@ -141,11 +140,10 @@ public final class RPCEndpoint {
     func parse(_ message: [UInt8]) -> Result<JSONValue, RPCError> {
         let large = message.count >= MessageReader.roomCheckBytes
         if large {
-            do {
-                try MemoryRoom.require(
-                    message.count * Self.memoryPerMessageByte, for: "a request of \(message.count) bytes")
-            } catch {
-                return .failure(.resourceExhausted(error.message))
+            if let shortage = MemoryRoom.shortage(
+                message.count * Self.memoryPerMessageByte, for: "a request of \(message.count) bytes")
+            {
+                return .failure(.resourceExhausted(shortage))
             }
         }
         var checks = 0
@@ -153,7 +151,7 @@ public final class RPCEndpoint {
         let parser = JSONParser(
             maxDepth: limits.maxDepth,
             shouldStop: {
-                if eidx_stop_signal() != 0 { return true }
+                if StopSignal.received != nil { return true }
                 // Called every 4,096 values; the room is read every 16th time.
                 checks += 1
                 if large, checks & 15 == 0, !MemoryRoom.fits(0) { noRoom = true }

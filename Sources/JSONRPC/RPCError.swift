@@ -1,4 +1,3 @@
-import EntityIndex
 import JSON
 
 /// A JSON-RPC 2.0 error object: a code, a message that says what to fix, and `data`.
@@ -50,12 +49,18 @@ public struct RPCError: Error, Sendable, Equatable {
             name: "method_not_found")
     }
 
+    /// The `data.code` of a request refused for want of memory (the engine's error of the same name).
+    public static let resourceExhaustedName = "resource_exhausted"
+
+    /// The `data.code` of a request a stop signal cut short (the engine's error of the same name).
+    public static let interruptedName = "interrupted"
+
     public static func resourceExhausted(_ message: String) -> RPCError {
-        RPCError(-32000, message, name: EntityIndexError.Code.resourceExhausted.rawValue)
+        RPCError(-32000, message, name: resourceExhaustedName)
     }
 
     public static func interrupted(_ message: String) -> RPCError {
-        RPCError(-32000, message, name: EntityIndexError.Code.interrupted.rawValue)
+        RPCError(-32000, message, name: interruptedName)
     }
 
     // MARK: - Quoting

@@ -1,4 +1,4 @@
-import CEntityIdx
+import System
 
 #if canImport(Glibc)
     import Glibc
@@ -27,12 +27,12 @@ public struct RPCStreamServer {
 
     /// Serves until end of input or a stop signal; returns the process exit status (128 + the signal after one).
     public func run() -> Int32 {
-        eidx_install_stop_signals()
+        StopSignal.install()
         let service = endpoint.service
         let reader = MessageReader(
             fd: input, maxMessageBytes: endpoint.limits.maxMessageBytes, framing: framing, idle: { service.idle() })
         let writer = MessageWriter(fd: output)
-        loop: while eidx_stop_signal() == 0 {
+        loop: while StopSignal.received == nil {
             let item = reader.next()
             switch item {
             case .end: break loop
@@ -43,7 +43,6 @@ public struct RPCStreamServer {
             guard let response = endpoint.respond(to: item, framing: framing) else { continue }
             guard writer.send(encoded: response, framing: framing) else { break loop }
         }
-        let signal = eidx_stop_signal()
-        return signal == 0 ? 0 : 128 + signal
+        return StopSignal.received.map { 128 + $0 } ?? 0
     }
 }

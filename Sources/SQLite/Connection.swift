@@ -1,4 +1,5 @@
 import CEntityIdx
+import System
 
 #if canImport(Glibc)
     import Glibc
@@ -212,7 +213,7 @@ public final class LockWait {
     private var reported = 0.0
 
     func shouldRetry(_ count: Int32) -> Bool {
-        let now = Self.monotonicSeconds()
+        let now = SystemClock.monotonicSeconds()
         if count == 0 {
             started = now
             reported = now
@@ -227,12 +228,6 @@ public final class LockWait {
         // Short sleeps first (most waits are one commit), then 20 ms steps.
         usleep(useconds_t(min(Int(count) + 1, 20) * 1000))
         return true
-    }
-
-    static func monotonicSeconds() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 }
 

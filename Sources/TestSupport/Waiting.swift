@@ -1,3 +1,5 @@
+import System
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -51,9 +53,5 @@ extension TestSupport {
     }
 
     /// Seconds of the monotonic clock, for a test's deadlines and the figures it prints.
-    public static func monotonicSeconds() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
+    public static func monotonicSeconds() -> Double { SystemClock.monotonicSeconds() }
 }

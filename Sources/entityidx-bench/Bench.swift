@@ -1,6 +1,7 @@
 import EntityIndex
 import Foundation
 import JSON
+import System
 
 /// `make bench`: entityidx against plain FTS5 on the same corpus and queries, at several sizes.
 ///
@@ -123,11 +124,7 @@ import JSON
 }
 
 /// Monotonic seconds.
-func now() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-}
+func now() -> Double { SystemClock.monotonicSeconds() }
 
 /// Latency figures of one query class, in milliseconds.
 struct Latency {

@@ -90,6 +90,13 @@ final class CountingService: RPCService {
             respond(endpoint, "[" + (0..<10).map { call($0, "ping") }.joined(separator: ",") + "]")?.array?.count == 10)
     }
 
+    /// The layer names its two engine-like errors itself (it does not import the engine); they must stay the
+    /// engine's codes, which the docs list.
+    @Test func theLayersErrorNamesAreTheEngines() {
+        #expect(RPCError.resourceExhaustedName == EntityIndexError.Code.resourceExhausted.rawValue)
+        #expect(RPCError.interruptedName == EntityIndexError.Code.interrupted.rawValue)
+    }
+
     @Test func errorsQuoteAShortPrefix() throws {
         let endpoint = RPCEndpoint(service: CountingService())
         let name = String(repeating: "m", count: 5_000_000)

@@ -1,4 +1,5 @@
 import JSON
+import System
 
 /// The outcome of a reindex drill: how much of the index the app's reindex output would bring back.
 public struct DrillReport: Sendable {

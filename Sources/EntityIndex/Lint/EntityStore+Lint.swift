@@ -1,4 +1,5 @@
 import JSON
+import System
 
 /// What to lint: records the app is about to push (checked against themselves and the index), or, without records,
 /// the whole index.

@@ -1,3 +1,5 @@
+import System
+
 extension LintChecks {
     // MARK: - Display
 

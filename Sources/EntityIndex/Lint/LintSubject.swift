@@ -1,5 +1,6 @@
 import JSON
 import SQLite
+import System
 
 /// One record to lint or drill: parsed JSON with where it came from, or a problem found before parsing (a line
 /// that is not JSON).

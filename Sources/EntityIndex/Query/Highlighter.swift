@@ -1,4 +1,5 @@
 import JSON
+import System
 
 /// Finds the spans of the original text that a search matched, field by field.
 ///

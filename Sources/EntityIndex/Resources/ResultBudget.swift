@@ -1,5 +1,6 @@
 import JSON
 import SQLite
+import System
 
 /// The bytes one request may put into its result, so that a request's memory is bounded whatever its limit and
 /// the size of the records (10,000 results of 1 MB would be 10 GB).

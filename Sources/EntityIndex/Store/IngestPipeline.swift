@@ -1,5 +1,6 @@
 import JSON
 import SQLite
+import System
 
 extension Ingestion {
     /// Reads every record of `reader` and adds it, on two threads: a reading thread parses, validates and analyzes

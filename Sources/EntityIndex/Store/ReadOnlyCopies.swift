@@ -1,4 +1,5 @@
 import SQLite
+import System
 
 #if canImport(Glibc)
     import Glibc
@@ -89,10 +90,8 @@ enum ReadOnlyCopies {
         let lock = open(folder + "/" + source + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard lock >= 0 else { throw EntityIndexError(.io, "cannot create a lock file in \(folder)") }
         defer { close(lock) }
-        while flock(lock, LOCK_EX) != 0 {
-            guard errno == EINTR, StopSignal.received == nil else {
-                throw EntityIndexError(.interrupted, "interrupted while waiting for a private copy of \(path)")
-            }
+        guard Descriptor.retrying(unless: { StopSignal.received != nil }, { flock(lock, LOCK_EX) }) == 0 else {
+            throw EntityIndexError(.interrupted, "interrupted while waiting for a private copy of \(path)")
         }
         if reuse(target) { return target }
         sweep(folder, keeping: name)

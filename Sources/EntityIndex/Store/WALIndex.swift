@@ -1,3 +1,5 @@
+import System
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -67,7 +69,7 @@ enum WALIndex {
 
     /// The locks held now (the table's waiting requests, marked `->`, left out); nil when it cannot be read.
     static func locks() -> [Lock]? {
-        guard let text = readWhole("/proc/locks") else { return nil }
+        guard let text = Descriptor.readWhole("/proc/locks") else { return nil }
         var locks: [Lock] = []
         for line in text.split(separator: 0x0A) {
             let fields = line.split(separator: 0x20).map { String(decoding: $0, as: UTF8.self) }
@@ -89,23 +91,6 @@ enum WALIndex {
     /// them in hexadecimal).
     static func deviceNumbers(_ device: UInt64) -> (major: UInt64, minor: UInt64) {
         (((device >> 8) & 0xfff) | ((device >> 32) & ~0xfff), (device & 0xff) | ((device >> 12) & ~0xff))
-    }
-
-    /// The whole content of a small file (a `/proc` table), nil when it cannot be read.
-    static func readWhole(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var result: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else { return nil }
-            if n == 0 { return result }
-            result += buffer[0..<n]
-            if result.count > 64 << 20 { return nil }
-        }
     }
 }
 

@@ -1,6 +1,7 @@
 import EntityIndex
 import EntityIndexPipe
 import JSON
+import System
 
 /// `entityidx ingest FILE|-`: streams records into the index, all or nothing (or skipping invalid records).
 struct IngestCommand: Command {
@@ -114,7 +115,7 @@ final class Progress {
     let enabled: Bool
     let context: CommandContext
     let totalBytes: Int?
-    let start = Platform.monotonicSeconds()
+    let start = SystemClock.monotonicSeconds()
     var last = 0.0
     var shown = false
 
@@ -124,7 +125,7 @@ final class Progress {
         self.totalBytes = totalBytes.flatMap { $0 > 0 ? $0 : nil }
     }
 
-    var elapsed: Double { Platform.monotonicSeconds() - start }
+    var elapsed: Double { SystemClock.monotonicSeconds() - start }
 
     func tick(_ records: Int, bytes: Int) {
         guard enabled else { return }

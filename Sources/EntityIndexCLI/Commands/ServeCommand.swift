@@ -4,6 +4,7 @@ import EntityIndexServe
 import HTTP
 import JSON
 import Synchronization
+import System
 
 /// `entityidx serve`: the pipe and MCP over HTTP on loopback, and the preview page.
 struct ServeCommand: Command {
@@ -103,7 +104,7 @@ struct ServeCommand: Command {
                 loopback: loopback, allowedOrigins: origins, token: token, log: log, maxMessageBytes: maxBodyBytes,
                 requestTimeout: requestTimeout, batchTimeout: batchTimeout),
             errorOutput: { output.write($0) },
-            clock: { Platform.monotonicSeconds() })
+            clock: { SystemClock.monotonicSeconds() })
         let configuration = HTTPServer.Configuration(
             host: host, port: UInt16(port),
             limits: HTTPLimits(maxBodyBytes: maxBodyBytes), maxConnections: maxConnections,
@@ -139,7 +140,7 @@ struct ServeCommand: Command {
     /// their request's budget.
     static func opener(path: String, fixedNow: Int64?) -> @Sendable () throws(EntityIndexError) -> RequestHandler {
         {
-            let clock: () -> Int64 = { fixedNow ?? Platform.nowMilliseconds() }
+            let clock: () -> Int64 = { fixedNow ?? SystemClock.wallMilliseconds() }
             let open = { () throws(EntityIndexError) -> EntityStore in
                 try EntityStore(path: path, now: clock())
             }

@@ -25,13 +25,12 @@ public enum MemoryRoom {
         return need <= room - margin
     }
 
-    /// Throws `resource_exhausted` when `need` bytes, and the margin beside them, do not fit in the room left.
-    public static func require(_ need: Int, for what: @autoclosure () -> String) throws(EntityIndexError) {
-        guard let room = bytes, need > room - margin else { return }
-        throw EntityIndexError(
-            .resourceExhausted,
+    /// The message of the `resource_exhausted` error for `need` bytes, and the margin beside them, that do not fit
+    /// in the room left; nil when they fit.
+    public static func shortage(_ need: Int, for what: @autoclosure () -> String) -> String? {
+        guard let room = bytes, need > room - margin else { return nil }
+        return
             "not enough memory for \(what()): it needs about \(mebibytes(need)) MiB and the process has \(mebibytes(room)) MiB left (its address-space or memory limit, or the machine's free memory); nothing of it was applied"
-        )
     }
 
     static func mebibytes(_ bytes: Int) -> Int { max(0, (bytes + (1 << 20) - 1) >> 20) }
