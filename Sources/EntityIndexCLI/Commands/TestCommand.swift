@@ -56,6 +56,9 @@ struct TestCommand: Command {
         }
         self.format = format
         update = arguments.flag("update")
+        if update && files.contains("-") {
+            throw UsageError("--update rewrites files: it cannot rewrite stdin (-)", usage: Self.spec.usage)
+        }
         if let text = arguments.value("timeout") {
             guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {
                 throw UsageError(
