@@ -49,6 +49,8 @@ run: release
 	@echo; echo "== entityidx related --type order 1042"; $(BIN) related --type order 1042
 	@echo; echo "== entityidx suggest --limit 5"; $(BIN) suggest --limit 5
 	@echo; echo "== entityidx stats"; $(BIN) stats
+	@echo; echo "== entityidx test data/expectations.json (what Siri and Spotlight must find, as CI runs it)"; \
+		$(BIN) test data/expectations.json
 
 # The completion tests run bash, zsh and fish: zsh and fish are installed when missing.
 test: build shells

@@ -1,4 +1,5 @@
 import EntityIndex
+import EntityIndexPipe
 
 /// Shell completion scripts for bash, zsh and fish, generated from the command specs (so they never drift from
 /// the help).
@@ -17,13 +18,14 @@ enum Completions {
     static var specs: [CommandSpec] { EntityIdx.commands.map { $0.spec } }
 
     /// Options whose value is a file.
-    static let fileOptions: Set<String> = ["db", "restore"]
+    static let fileOptions: Set<String> = ["db", "restore", "records"]
     /// Options whose value is one of a few words.
     static let optionWords: [String: [String]] = [
         "direction": RelatedDirection.allCases.map(\.rawValue), "matching": WordMatching.allCases.map(\.rawValue),
+        "format": ExpectationReport.Format.allCases.map(\.rawValue),
     ]
     /// Commands whose arguments are files.
-    static let fileCommands: Set<String> = ["ingest", "lint"]
+    static let fileCommands: Set<String> = ["ingest", "lint", "test"]
     /// Options whose values are the index's types (`entityidx types`, with the command line's `--db`).
     static let typeOptions: Set<String> = ["type"]
     /// Commands whose first argument is one of a few words.

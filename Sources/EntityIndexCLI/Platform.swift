@@ -56,4 +56,53 @@ public enum Platform {
     }
 
     static func closeFile(_ fd: Int32) { if fd > 2 { close(fd) } }
+
+    /// The bytes of a file ("-": standard input), or why it cannot be read.
+    static func readAll(_ path: String) -> (bytes: [UInt8]?, error: String?) {
+        let (fd, error) = openForReading(path)
+        guard fd >= 0 else { return (nil, error) }
+        defer { closeFile(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return (nil, String(cString: strerror(errno)))
+            }
+            if n == 0 { return (bytes, nil) }
+            bytes.append(contentsOf: chunk[0..<n])
+        }
+    }
+
+    /// Replaces the file at `path` with `bytes`: written beside it, then renamed over it, so that a reader sees
+    /// the old file or the new one; nil, or why it failed.
+    static func replaceFile(_ path: String, with bytes: [UInt8]) -> String? {
+        let temporary = path + ".entityidx-update"
+        var mode: mode_t = 0o644
+        var st = stat()
+        if stat(path, &st) == 0 { mode = st.st_mode & 0o7777 }
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+        if fd < 0 { return String(cString: strerror(errno)) }
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, bytes.count - offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                let error = String(cString: strerror(errno))
+                close(fd)
+                unlink(temporary)
+                return error
+            }
+            offset += n
+        }
+        let synced = fsync(fd) == 0
+        let closed = close(fd) == 0
+        if !synced || !closed || rename(temporary, path) != 0 {
+            let error = String(cString: strerror(errno))
+            unlink(temporary)
+            return error
+        }
+        return nil
+    }
 }

@@ -36,6 +36,7 @@ _entityidx() {
         'rebuild:Rebuild the search index for this version of entityidx, if it is older'
         'lint:Check records before pushing them (or the whole index) for what Siri and Spotlight lose'
         'drill:Compare the index with what the app'\''s reindex pushes back (restored, missing, changed, new)'
+        'test:Check expectations files (what searches must find) against the index, for CI'
         'pipe:Serve JSON-RPC 2.0 requests, one per line (or LSP-framed), on stdin/stdout'
         'mcp:Serve the index to AI assistants (Model Context Protocol on stdin/stdout)'
         'serve:Serve JSON-RPC, MCP (Streamable HTTP) and a preview page over HTTP on loopback'
@@ -202,6 +203,16 @@ _entityidx() {
                     '--json[print the pipe'\''s result object as JSON]' \
                     '--help[show this help]' \
                     '*:argument:' ;;
+                test) _arguments \
+                    '--records[run against these records (JSON array or NDJSON) in a temporary index, not --db (repeatable)]:file:_files' \
+                    '--format[human (default), json, junit (JUnit XML), tap (TAP 14) or github (workflow commands)]:format:(human json junit tap github)' \
+                    '--update[rewrite each case'\''s top from the current answers, every other byte of the file kept]' \
+                    '--timeout[the seconds one case may take before it fails (default 10; 0\: no bound)]:timeout:' \
+                    '--db[the database file (default\: $ENTITYIDX_DB, else ./entityidx.sqlite)]:file:_files' \
+                    '--now[fix the clock (ISO-8601 with a zone), for reproducible expiry and recency]:now:' \
+                    '--json[print the pipe'\''s result object as JSON]' \
+                    '--help[show this help]' \
+                    '1:file:_files' ;;
                 pipe) _arguments \
                     '--max-line-bytes[the longest request line accepted (default 67108864, 64 MiB)]:max-line-bytes:' \
                     '--db[the database file (default\: $ENTITYIDX_DB, else ./entityidx.sqlite)]:file:_files' \
