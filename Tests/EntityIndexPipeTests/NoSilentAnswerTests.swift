@@ -17,6 +17,25 @@ import Testing
         return RequestHandler(store: store, clock: { Timestamp.parse("2026-03-02T09:00:00Z")! })
     }
 
+    // MARK: - filters on an empty array
+
+    @Test func negatedFiltersKeepAnEmptyArrayAndNothingWithoutAValue() throws {
+        let h = RequestHandler(store: try TestSupport.store(), clock: { Timestamp.parse("2026-03-02T09:00:00Z")! })
+        _ = try h.call(
+            .ingest,
+            TestSupport.json(
+                #"{"records": [{"type": "t", "id": "absent", "title": "a"}, {"type": "t", "id": "null", "title": "a", "properties": {"tags": null}}, {"type": "t", "id": "empty", "title": "a", "properties": {"tags": []}}, {"type": "t", "id": "x", "title": "a", "properties": {"tags": ["x"]}}, {"type": "t", "id": "y", "title": "a", "properties": {"tags": ["y"]}}]}"#
+            ))
+        func ids(_ op: String) throws -> [String] {
+            let params: JSONValue = ["type": "t", "filters": [["property": "tags", "op": .string(op), "value": "x"]]]
+            return try h.call(.query, params)["entities"]?.array?.compactMap { $0["id"]?.string }.sorted() ?? []
+        }
+        #expect(try ids("notContains") == ["empty", "y"])
+        #expect(try ids("ne") == ["empty", "y"])
+        #expect(try ids("contains") == ["x"])
+        #expect(try ids("eq") == ["x"])
+    }
+
     // MARK: - get
 
     @Test func getNamesTheIdsItDidNotFind() throws {
