@@ -26,10 +26,13 @@ extension GetRequest: PipeMethod {
         fields = try p.fields()
     }
     public func validate() throws(EntityIndexError) { try check(type: type) }
-    public func run(on store: EntityStore) throws(EntityIndexError) -> [EntityResult] {
-        try store.get(type: type, ids: ids).selecting(fields)
+    /// The entities found (only the fields asked for) and the ids not found.
+    public func run(on store: EntityStore) throws(EntityIndexError) -> GetResult {
+        var result = try store.lookup(type: type, ids: ids)
+        result.entities = result.entities.selecting(fields)
+        return result
     }
-    public static func encode(_ result: [EntityResult]) -> JSONValue { result.entitiesJSON }
+    public static func encode(_ result: GetResult) -> JSONValue { result.json }
 }
 
 extension SearchRequest: PipeMethod {
@@ -140,15 +143,18 @@ extension RelatedRequest: PipeMethod {
 
 extension DeleteRequest: PipeMethod {
     public static let method = Method.delete
-    public static let parameters = ["type", "ids", "domains", "all"]
+    public static let parameters = ["type", "ids", "domains", "all", "dryRun"]
     public init(params p: Params) throws(EntityIndexError) {
         self.init(
             types: try p.types(required: false), ids: try p.ids("ids") ?? [],
             domains: try p.strings("domains") ?? [], all: try p.bool("all") ?? false)
+        dryRun = try p.bool("dryRun") ?? false
     }
     public func validate() throws(EntityIndexError) { try check(types: types) }
-    public func run(on store: EntityStore) throws(EntityIndexError) -> Int { try store.delete(self) }
-    public static func encode(_ result: Int) -> JSONValue { ["deleted": JSONValue(result)] }
+    public func run(on store: EntityStore) throws(EntityIndexError) -> DeleteOutcome {
+        dryRun ? DeleteOutcome(preview: try store.preview(self)) : DeleteOutcome(deleted: try store.delete(self))
+    }
+    public static func encode(_ result: DeleteOutcome) -> JSONValue { result.json }
 }
 
 extension DonateRequest: PipeMethod {

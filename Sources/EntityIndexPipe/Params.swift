@@ -186,9 +186,7 @@ public struct Params {
         for (i, item) in (try array("filters") ?? []).enumerated() {
             let name = "filters[\(i)]"
             guard case .object(let f) = item else { throw fail(name, "must be an object {property, op, value}") }
-            for key in f.keys where !["property", "op", "value"].contains(key) {
-                throw fail("\(name).\(key)", "is not allowed (only property, op and value)")
-            }
+            try onlyKeys(f, at: name, allowed: ["property", "op", "value"])
             guard let property = f["property"]?.string, !property.isEmpty else {
                 throw fail("\(name).property", "must be a property name")
             }
@@ -207,11 +205,10 @@ public struct Params {
         var result: [PropertySort] = []
         for (i, item) in (try array("sort") ?? []).enumerated() {
             let name = "sort[\(i)]"
-            guard case .object(let s) = item, let property = s["property"]?.string else {
-                throw fail(name, "must be an object {property, order}")
-            }
-            for key in s.keys where key != "property" && key != "order" {
-                throw fail("\(name).\(key)", "is not allowed")
+            guard case .object(let s) = item else { throw fail(name, "must be an object {property, order}") }
+            try onlyKeys(s, at: name, allowed: ["property", "order"])
+            guard let property = s["property"]?.string else {
+                throw fail("\(name).property", "must be a property name")
             }
             let order = s["order"]?.string ?? "asc"
             guard order == "asc" || order == "desc" else { throw fail("\(name).order", "must be \"asc\" or \"desc\"") }
@@ -230,11 +227,12 @@ public struct Params {
         var result: [PropertyDeclaration] = []
         for (i, item) in items.enumerated() {
             let name = "properties[\(i)]"
-            guard case .object(let o) = item, let property = o["name"]?.string, !property.isEmpty else {
+            guard case .object(let o) = item else {
                 throw fail(name, "must be an object {name, kind, sortable?, indexingKey?}")
             }
-            for key in o.keys where !["name", "kind", "sortable", "indexingKey"].contains(key) {
-                throw fail("\(name).\(key)", "is not allowed")
+            try onlyKeys(o, at: name, allowed: ["name", "kind", "sortable", "indexingKey"])
+            guard let property = o["name"]?.string, !property.isEmpty else {
+                throw fail("\(name).name", "must be a property name")
             }
             let kinds = PropertyDeclaration.Kind.allCases.map(\.rawValue).joined(separator: ", ")
             guard let kindName = o["kind"]?.string, let kind = PropertyDeclaration.Kind(rawValue: kindName) else {

@@ -100,13 +100,16 @@ extension PipeSchema {
                  "properties": {"inserted": {"type": "integer"}, "updated": {"type": "integer"}, "unchanged": {"type": "integer"},
                                 "skipped": {"type": "integer"}, "problems": {"type": "array", "items": {"$ref": "#/$defs/recordProblem"}}}}
     },
-    "get": {"description": "The entities with these ids, in the order of ids; missing ids are left out (entities(for:)).",
+    "get": {"description": "The entities with these ids, in the order of ids; missing ids are left out of entities and named in missing (entities(for:)).",
       "params": {"type": "object", "required": ["type", "ids"], "additionalProperties": false,
                  "properties": {
                    "type": {"$ref": "#/$defs/typeName", "description": "The type of the entities."},
                    "ids": {"type": "array", "items": {"$ref": "#/$defs/entityId"}, "description": "The ids to get. The result keeps this order, each entity once, missing and expired ones left out.", "examples": [["1042", "1043"]]},
                    "fields": {"$ref": "#/$defs/fields"}}},
-      "result": {"$ref": "#/$defs/entities"}
+      "result": {"type": "object", "required": ["entities"], "additionalProperties": false,
+                 "properties": {"entities": {"type": "array", "items": {"$ref": "#/$defs/resultEntity"}},
+                                "missing": {"type": "array", "description": "The ids asked that have no entity (never pushed, deleted or expired), in the order of ids, each once; present only when there are any",
+                                            "items": {"type": "object", "required": ["type", "id"], "additionalProperties": false, "properties": {"type": {"type": "string"}, "id": {"type": "string"}}}}}}
     },
     "search": {"description": "Full-text search, best first (entities(matching:)). Every term must match, the last one as a prefix; typo matches only when nothing else matches; filters as in query. With matching frequency or last, when fewer than the page's results match every term, terms are left out one at a time and what fewer terms find follows.",
       "params": {"type": "object", "required": ["query"], "additionalProperties": false,
@@ -184,8 +187,14 @@ extension PipeSchema {
                    "type": {"$ref": "#/$defs/typeNames", "description": "Delete the entities of this type, or of these types (an array: their union); with ids or domains, only those.", "examples": ["order", ["order", "customer"]]},
                    "ids": {"type": "array", "items": {"$ref": "#/$defs/entityId"}, "description": "Delete the entities of type with these ids."},
                    "domains": {"type": "array", "items": {"type": "string"}, "description": "Delete the entities in these domains and their subdomains (D and D.*, never Dx).", "examples": [["shop.orders.2025"]]},
-                   "all": {"type": "boolean", "description": "Delete every entity, and the client state.", "default": false}}},
-      "result": {"type": "object", "required": ["deleted"], "additionalProperties": false, "properties": {"deleted": {"type": "integer"}}}
+                   "all": {"type": "boolean", "description": "Delete every entity, and the client state.", "default": false},
+                   "dryRun": {"type": "boolean", "description": "Dry run: delete nothing. The result counts what would be deleted (wouldDelete) and lists the first 100 (keys).", "default": false}}},
+      "result": {"type": "object", "required": ["deleted"], "additionalProperties": false,
+                 "properties": {"deleted": {"type": "integer", "description": "How many entities were deleted; 0 for a dry run."},
+                                "dryRun": {"const": true, "description": "Present for a dry run: nothing was deleted."},
+                                "wouldDelete": {"type": "integer", "description": "A dry run: how many entities the same request would delete."},
+                                "keys": {"type": "array", "maxItems": 100, "description": "A dry run: the first of the entities it would delete (for ids, in the order asked; else by type, then id).",
+                                         "items": {"type": "object", "required": ["type", "id"], "additionalProperties": false, "properties": {"type": {"type": "string"}, "id": {"type": "string"}}}}}}
     },
     "donate": {"description": "Records an interaction with an entity, like an intent donation; feeds suggestions.",
       "params": {"type": "object", "required": ["type", "id"], "additionalProperties": false,

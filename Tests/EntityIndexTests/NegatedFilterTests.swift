@@ -47,8 +47,9 @@ import Testing
     }
 
     /// Whether a filter holds for a record, as the README says: an entity without the property (or with null)
-    /// matches no filter; `ne` and `notContains` hold when no value meets the comparison.
+    /// matches no filter; `ne` and `notContains` hold when no value meets the comparison, and so for an empty array.
     static func holds(_ f: PropertyFilter, _ m: Model) -> Bool {
+        if m.properties[f.property]?.isEmpty == true { return f.op == .ne || f.op == .notContains }
         let values = (m.properties[f.property] ?? []).compactMap { $0 }
         guard !values.isEmpty else { return false }
         func equal(_ v: JSONValue) -> Bool {
@@ -146,7 +147,7 @@ import Testing
         for style in [EntityStore.FilterStyle.collect, .lookup] {
             for mode in [PropertyQueryRequest.Mode.and, .or] {
                 let sql = try store.compileFilters(filters, types: ["pkg"], mode: mode, style: style).sql
-                let holding = style == .collect ? "IS NOT NULL UNION ALL" : "p.kind !="
+                let holding = style == .collect ? "p.num IS NOT NULL UNION ALL" : "p.kind !="
                 let negated = style == .collect ? "NOT IN (" : "NOT EXISTS ("
                 #expect(sql.components(separatedBy: holding).count - 1 == 2, "\(style) \(mode)")
                 #expect(sql.components(separatedBy: negated).count - 1 == 32, "\(style) \(mode)")

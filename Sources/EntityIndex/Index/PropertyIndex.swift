@@ -5,8 +5,9 @@ import SQLite
 /// nothing to do here.
 struct PropertyIndex: DerivedIndex {
     var name: String { "properties" }
-    /// String values are compared by their normalized text.
-    var stamp: String { Self.textStamp(1) }
+    /// String values are compared by their normalized text. Version 2: an empty array is a row of its own
+    /// (schema/021).
+    var stamp: String { Self.textStamp(2) }
     var tables: [String] { ["property", "property_kind"] }
 
     func apply(_ change: Change, _ writer: IndexWriter) throws {

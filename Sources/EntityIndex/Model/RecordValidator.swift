@@ -10,6 +10,20 @@ public enum RecordValidator {
         "rankingHint", "priority", "lastUsedAt", "expiresAt", "hidden", "url", "image",
     ]
 
+    /// The problem of an object shaped like the pipe's `ingest` params (`{"records": [...]}`) given where records
+    /// are expected, such as a file for `entityidx ingest`; nil for any other object.
+    ///
+    /// Without it, the whole file reads as one record with an unknown field, which does not say what to do.
+    static func wrappedRecordsHint(_ object: JSONObject) -> String? {
+        guard case .array(let records)? = object["records"], object["type"] == nil, object["id"] == nil else {
+            return nil
+        }
+        return
+            "is an object holding \(records.count) record\(records.count == 1 ? "" : "s") under \"records\", the shape "
+            + "of the pipe's ingest params, not a record: ingest takes the records themselves, as a JSON array or "
+            + "NDJSON (one record a line); unwrap them first, e.g. jq '.records' FILE | entityidx ingest -"
+    }
+
     /// Validates one record. `position` and `line` only label the problems.
     public static func validate(_ value: JSONValue, position: Int, line: Int? = nil) -> Result<
         EntityRecord, ValidationFailure
@@ -22,6 +36,10 @@ public enum RecordValidator {
         }
         guard case .object(let object) = value else {
             problem(nil, "must be a JSON object, got \(value.typeName)")
+            return .failure(ValidationFailure(problems: problems))
+        }
+        if let hint = wrappedRecordsHint(object) {
+            problem(nil, hint)
             return .failure(ValidationFailure(problems: problems))
         }
 

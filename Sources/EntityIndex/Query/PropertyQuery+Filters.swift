@@ -11,7 +11,7 @@ extension EntityStore {
     /// Compiles filters into a condition on `e.rowid`.
     ///
     /// A negated filter (`ne`, `notContains`) holds for an entity that has the property, with a value that is not
-    /// null, and no value that meets the comparison. The first half is written once for each property, however many
+    /// null or an empty array, and no value that meets the comparison. The first half is written once for each property, however many
     /// negated filters name it: `has AND (none₁ AND none₂ …)` (`OR` between them in mode or), which is the same
     /// condition, so that 32 `ne` on one property read the entities holding it once, not 32 times.
     func compileFilters(
@@ -109,18 +109,19 @@ extension EntityStore {
         }
     }
 
-    /// The entities that have a value of `property` that is not null.
+    /// The entities that have a value of `property` that is not null, or an empty array (`[]`, whose elements all
+    /// fail any comparison, as there are none).
     ///
     /// A value that is not null has a number or a text (a boolean has both), so that the entities holding one are
-    /// read from the two value indexes, the property's rows alone, rather than by a pass over every property row
-    /// (`kind` has no index).
+    /// read from the two value indexes, and those holding `[]` from the index of empty arrays (schema/020): the
+    /// property's rows alone, rather than a pass over every property row.
     static func holding(_ property: String, style: FilterStyle) -> SQLFragment {
         switch style {
         case .collect:
             SQLFragment(
                 sql:
-                    "e.rowid IN (\(propertyRows) AND p.num IS NOT NULL UNION ALL \(propertyRows) AND p.text IS NOT NULL)",
-                arguments: [.text(property), .text(property)])
+                    "e.rowid IN (\(propertyRows) AND p.num IS NOT NULL UNION ALL \(propertyRows) AND p.text IS NOT NULL UNION ALL \(propertyRows) AND p.kind = \(PropertyKind.sql("empty")))",
+                arguments: [.text(property), .text(property), .text(property)])
         case .lookup, .bound:
             SQLFragment(
                 sql: "EXISTS (\(propertyRows) AND p.entity = e.rowid AND p.kind != \(PropertyKind.sql("null")))",

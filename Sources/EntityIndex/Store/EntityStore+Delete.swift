@@ -7,6 +7,8 @@ public struct DeleteRequest: Sendable {
     public var ids: [String]
     public var domains: [String]
     public var all: Bool
+    /// Only say what would be deleted (`preview(_:)`), changing nothing.
+    public var dryRun = false
 
     public init(types: [String], ids: [String] = [], domains: [String] = [], all: Bool = false) {
         self.types = TypeUnion.normalized(types)

@@ -62,7 +62,10 @@ extension EntityStore {
                 .integer(PropertyKind.code(row.kind)), SQLValue(row.num), SQLValue(row.text),
             ])
             while try insert.step() {}
-            if kinds.insert(PropertyKindKey(type: type, name: row.name, kind: row.kind, multi: row.multi)).inserted {
+            // An empty array (kind `empty`) holds no value of any kind: `property_kind` lists the kinds of values.
+            if row.kind != "empty",
+                kinds.insert(PropertyKindKey(type: type, name: row.name, kind: row.kind, multi: row.multi)).inserted
+            {
                 try db.run(
                     "INSERT OR IGNORE INTO property_kind(type, name, kind, multi) VALUES (?, ?, ?, ?)",
                     [.text(type), .text(row.name), .text(row.kind), SQLValue(row.multi)])
@@ -107,9 +110,9 @@ struct PropertyKindKey: Hashable {
 }
 
 /// How `property.kind` stores the kind of a value (schema/016): the commonest kinds take the codes SQLite stores in
-/// no bytes. `property_kind` keeps the names.
+/// no bytes. `property_kind` keeps the names. `empty` marks an empty array (schema/020), which has no value.
 enum PropertyKind {
-    static let codes: [String: Int64] = ["string": 0, "number": 1, "boolean": 2, "date": 3, "null": 4]
+    static let codes: [String: Int64] = ["string": 0, "number": 1, "boolean": 2, "date": 3, "null": 4, "empty": 5]
 
     static func code(_ kind: String) -> Int64 { codes[kind] ?? codes["null"]! }
 

@@ -33,6 +33,10 @@ struct PropertyRow: Sendable {
             let declared = declarations[name]?.kind
             var elements = [value], multi = false
             if case .array(let items) = value { elements = items; multi = true }
+            if multi && elements.isEmpty {
+                // `[]`: a row without a value, so that the entity still holds the property (schema/020).
+                rows.append(PropertyRow(name: name, ord: 0, multi: true, kind: "empty", num: nil, text: nil))
+            }
             for (ord, element) in elements.enumerated() {
                 let (kind, num, text) = EntityStore.propertyRow(element, declared: declared)
                 rows.append(PropertyRow(name: name, ord: ord, multi: multi, kind: kind, num: num, text: text))

@@ -45,7 +45,7 @@ _entityidx() {
         all) opts="--type --limit --cursor --fields --db --now --json --help" ;;
         query) opts="--type --filter --or --sort --limit --cursor --fields --db --now --json --help" ;;
         related) opts="--type --direction --fields --db --now --json --help" ;;
-        delete) opts="--type --domain --all --db --now --json --help" ;;
+        delete) opts="--type --domain --all --dry-run --db --now --json --help" ;;
         donate) opts="--type --db --now --json --help" ;;
         reindex) opts="--type --db --now --json --help" ;;
         state) opts="--db --now --json --help" ;;

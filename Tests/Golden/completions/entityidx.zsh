@@ -140,6 +140,7 @@ _entityidx() {
                     '--type[entities of this type (all of them unless IDs are given; repeatable\: their union)]:type:_entityidx_types' \
                     '--domain[entities in domain D or below it (D.*), never Dx (repeatable)]:domain:' \
                     '--all[everything, and the batch client state (alone\: with no other selector)]' \
+                    '--dry-run[delete nothing\: say how many entities would be deleted and list the first of them]' \
                     '--db[the database file (default\: $ENTITYIDX_DB, else ./entityidx.sqlite)]:file:_files' \
                     '--now[fix the clock (ISO-8601 with a zone), for reproducible expiry and recency]:now:' \
                     '--json[print the pipe'\''s result object as JSON]' \

@@ -16,7 +16,7 @@ export interface EntityIndexPlugin {
   /** `deleteAppEntities` / `deleteSearchableItems(withDomainIdentifiers:)`. */
   delete(options: T.DeleteParams): Promise<T.DeleteResult>;
   /** `EntityQuery.entities(for:)`. */
-  get<P extends T.PropertiesOf<P> = T.Properties>(options: T.GetParams): Promise<T.EntitiesResult<P>>;
+  get<P extends T.PropertiesOf<P> = T.Properties>(options: T.GetParams): Promise<T.GetResult<P>>;
   /** `EntityStringQuery.entities(matching:)`. */
   search<P extends T.PropertiesOf<P> = T.Properties>(options: T.SearchParams): Promise<T.EntitiesResult<P>>;
   /** `suggestedEntities()`. */
@@ -61,7 +61,7 @@ export class EntityIndexWeb implements EntityIndexPlugin {
     return (await this.client).ingest(records as readonly T.EntityRecord[], rest);
   }
   async delete(options: T.DeleteParams): Promise<T.DeleteResult> { return (await this.client).delete(options); }
-  async get<P extends T.PropertiesOf<P> = T.Properties>(options: T.GetParams): Promise<T.EntitiesResult<P>> {
+  async get<P extends T.PropertiesOf<P> = T.Properties>(options: T.GetParams): Promise<T.GetResult<P>> {
     return (await this.client).get<P>(options);
   }
   async search<P extends T.PropertiesOf<P> = T.Properties>(options: T.SearchParams): Promise<T.EntitiesResult<P>> {

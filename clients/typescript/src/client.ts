@@ -47,9 +47,9 @@ export class EntityIndexClient {
     return this.send("ingest", { records, ...options });
   }
   /** The entities with these ids, in the order asked; missing ids left out. `P`: the type of their properties. */
-  get<P extends T.PropertiesOf<P> = T.Properties>(params: T.WithFields<T.GetParams>): Promise<T.Selected<T.EntitiesResult<P>, P>>;
-  get<P extends T.PropertiesOf<P> = T.Properties>(params: T.GetParams): Promise<T.EntitiesResult<P>>;
-  get<P extends T.PropertiesOf<P> = T.Properties>(params: T.GetParams): Promise<T.EntitiesResult<P> | T.Selected<T.EntitiesResult<P>, P>> {
+  get<P extends T.PropertiesOf<P> = T.Properties>(params: T.WithFields<T.GetParams>): Promise<T.Selected<T.GetResult<P>, P>>;
+  get<P extends T.PropertiesOf<P> = T.Properties>(params: T.GetParams): Promise<T.GetResult<P>>;
+  get<P extends T.PropertiesOf<P> = T.Properties>(params: T.GetParams): Promise<T.GetResult<P> | T.Selected<T.GetResult<P>, P>> {
     return this.send("get", params);
   }
   /** Full-text search, best first. `P`: the type of the entities' properties (`search<OrderProps>(…)`). */

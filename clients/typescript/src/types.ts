@@ -301,6 +301,11 @@ export interface RelatedParams {
 export interface EntitiesResult<P extends PropertiesOf<P> = Properties> {
   entities: Entity<P>[];
 }
+export interface GetResult<P extends PropertiesOf<P> = Properties> {
+  entities: Entity<P>[];
+  /** The ids asked that have no entity (never pushed, deleted or expired), in asked order; present only when there are any. */
+  missing?: Array<{ type: string; id: string }>;
+}
 export interface RelatedResult<P extends PropertiesOf<P> = Properties> {
   entities: Entity<P>[];
   /** out and both: the listed entities the index does not hold, in listed order; present only when there are any. */
@@ -313,9 +318,18 @@ export interface DeleteParams {
   /** A domain deletes itself and its subdomains. */
   domains?: string[];
   all?: boolean;
+  /** Delete nothing: answer `wouldDelete` and the first 100 `keys` instead. */
+  dryRun?: boolean;
 }
 export interface DeleteResult {
+  /** 0 for a dry run. */
   deleted: number;
+  /** Present (true) for a dry run. */
+  dryRun?: true;
+  /** A dry run: how many entities the same request would delete. */
+  wouldDelete?: number;
+  /** A dry run: the first (at most 100) of them. */
+  keys?: Array<{ type: string; id: string }>;
 }
 export interface DonateParams {
   type: TypeName;
@@ -525,7 +539,7 @@ export interface DrillResult {
 /** Every pipe method: its params and its result. */
 export interface Methods {
   ingest: { params: IngestParams; result: IngestResult };
-  get: { params: GetParams; result: EntitiesResult };
+  get: { params: GetParams; result: GetResult };
   search: { params: SearchParams; result: SearchResult };
   complete: { params: CompleteParams; result: CompleteResult };
   suggest: { params: SuggestParams; result: EntitiesResult };
