@@ -24,19 +24,19 @@ _entityidx() {
         esac
     done
     case "$prev" in
-        --db|--restore) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --db|--output|--restore) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --type) COMPREPLY=($(compgen -W "$(_entityidx_types)" -- "$cur")); return ;;
         --direction) COMPREPLY=($(compgen -W "out in both" -- "$cur")); return ;;
         --matching) COMPREPLY=($(compgen -W "all frequency last" -- "$cur")); return ;;
         --allow-origin|--batch-timeout|--client-state|--cursor|--domain|--expect-client-state|--fetch|--fields|--filter|--host|--idle-timeout|--limit|--max-body-bytes|--max-connections|--max-held-bytes|--max-items|--max-line-bytes|--max-suggestions|--now|--port|--request-timeout|--sort|--stemming|--within) return ;;
     esac
     if [[ -z "$cmd" ]]; then
-        COMPREPLY=($(compgen -W "ingest search complete get suggest all query related delete donate reindex state declare stats rebuild lint drill pipe mcp serve spotlight user-query types completions help --db --now --version --help" -- "$cur"))
+        COMPREPLY=($(compgen -W "ingest search complete get suggest all query related delete donate reindex state declare stats rebuild lint drill export pipe mcp serve spotlight user-query types completions help --db --now --version --help" -- "$cur"))
         return
     fi
     local opts
     case "$cmd" in
-        ingest) opts="--skip-invalid --client-state --expect-client-state --db --now --json --help" ;;
+        ingest) opts="--skip-invalid --client-state --expect-client-state --watch --db --now --json --help" ;;
         search) opts="--type --limit --cursor --filter --matching --explain --highlight --fields --db --now --json --help" ;;
         complete) opts="--limit --db --now --json --help" ;;
         get) opts="--type --fields --db --now --json --help" ;;
@@ -53,6 +53,7 @@ _entityidx() {
         rebuild) opts="--db --now --json --help" ;;
         lint) opts="--within --strict --db --now --json --help" ;;
         drill) opts="--restore --type --strict --db --now --json --help" ;;
+        export) opts="--type --output --db --now --json --help" ;;
         pipe) opts="--max-line-bytes --db --now --json --help" ;;
         mcp) opts="--allow-writes --db --now --json --help" ;;
         serve) opts="--port --host --allow-writes --allow-origin --max-body-bytes --max-connections --idle-timeout --request-timeout --batch-timeout --max-held-bytes --log --db --now --json --help" ;;
@@ -60,7 +61,7 @@ _entityidx() {
         user-query) opts="--max-items --max-suggestions --matching --fields --db --now --json --help" ;;
         types) opts="--db --now --json --help" ;;
         completions) opts="--db --now --json --help" ;;
-        help) COMPREPLY=($(compgen -W "ingest search complete get suggest all query related delete donate reindex state declare stats rebuild lint drill pipe mcp serve spotlight user-query types completions help" -- "$cur")); return ;;
+        help) COMPREPLY=($(compgen -W "ingest search complete get suggest all query related delete donate reindex state declare stats rebuild lint drill export pipe mcp serve spotlight user-query types completions help" -- "$cur")); return ;;
         *) opts="--db --now --json --help" ;;
     esac
     if [[ "$cur" == -* ]]; then
