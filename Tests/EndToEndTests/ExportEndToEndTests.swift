@@ -46,6 +46,8 @@ import Testing
         #expect(typo.status == 1)
         #expect(typo.stderr.contains(#"unknown type "ordr"; did you mean "order"?"#), "\(typo.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/out.ndjson"))
+        let unwritable = try run(db, ["export", "--output", dir + "/missing/out.ndjson"])
+        #expect(unwritable.status == 1 && unwritable.stderr.contains("cannot write"), "\(unwritable.stderr)")
         let extra = try run(db, ["export", "order"])
         #expect(extra.status == 64)
     }

@@ -17,7 +17,8 @@ struct ExportCommand: Command {
             record is unchanged. Declared property types, interactions, client state and reindex requests are not
             records and are not exported. Records are read and written one at a time: memory does not grow with
             their number. With --output, FILE is written beside its final name and renamed over it at the end, so
-            a failed export leaves no half file, and a summary line is printed (with --json: {"records":N,"bytes":B}).
+            a failed or interrupted export (SIGINT, SIGTERM) leaves no half file, and a summary line is printed (with
+            --json: {"records":N,"bytes":B}).
             """, repeatable: ["type"])
 
     var types: [String]
@@ -44,6 +45,9 @@ struct ExportCommand: Command {
             try writer.flush()
             return 0
         }
+        // A stop signal ends the export at the next row, and the half-written file is removed (into standard output
+        // the default handlers stay: a reader that goes away ends the export with SIGPIPE, as for any filter).
+        StopSignal.install()
         let file = try OutputFile(output)
         let counts: ExportCounts
         do {
@@ -53,7 +57,9 @@ struct ExportCommand: Command {
             try file.commit()
         } catch {
             file.discard()
-            throw error
+            guard error.code == .interrupted else { throw error }
+            throw EntityIndexError(
+                .interrupted, "interrupted by a stop signal while exporting; \(output) was not written")
         }
         if context.json {
             context.print(
