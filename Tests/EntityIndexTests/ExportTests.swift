@@ -112,6 +112,21 @@ import Testing
         #expect(try export(fresh).text == first)
     }
 
+    /// Real records: every 80th package of Debian's package list, long descriptions included.
+    @Test func debiansPackagesRoundTripByteForByte() throws {
+        let text = TestSupport.read(TestSupport.repository + "/Tests/Fixtures/debian-sample.ndjson") ?? ""
+        let count = text.split(separator: "\n").count
+        #expect(count > 700)
+        let store = try TestSupport.store(now: Self.now)
+        #expect(try ingestFile(store, text) == IngestCounts(inserted: count))
+        let (first, counts) = try export(store)
+        #expect(counts.records == count)
+        #expect(try ingestFile(store, first) == IngestCounts(unchanged: count))
+        let fresh = try TestSupport.store(now: Self.now)
+        #expect(try ingestFile(fresh, first) == IngestCounts(inserted: count))
+        #expect(try export(fresh).text == first)
+    }
+
     @Test func typesKeepOnlyThoseTypesInByteOrder() throws {
         let store = try TestSupport.store(now: Self.now)
         _ = try ingestFile(store, corpus(40).joined(separator: "\n"))
