@@ -18,7 +18,7 @@ enum Completions {
     static var specs: [CommandSpec] { EntityIdx.commands.map { $0.spec } }
 
     /// Options whose value is a file.
-    static let fileOptions: Set<String> = ["db", "restore", "records"]
+    static let fileOptions: Set<String> = ["db", "restore", "records", "output"]
     /// Options whose value is one of a few words.
     static let optionWords: [String: [String]] = [
         "direction": RelatedDirection.allCases.map(\.rawValue), "matching": WordMatching.allCases.map(\.rawValue),

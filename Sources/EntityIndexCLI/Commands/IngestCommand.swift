@@ -7,7 +7,8 @@ import System
 struct IngestCommand: Command {
     static let spec = CommandSpec(
         name: "ingest", abstract: "Ingest entity records (a JSON array or NDJSON) from a file or stdin",
-        usage: "entityidx ingest FILE|- [--skip-invalid] [--client-state S [--expect-client-state S0]] [--json]",
+        usage:
+            "entityidx ingest FILE|- [--skip-invalid] [--client-state S [--expect-client-state S0]] [--watch] [--json]",
         options: [
             (
                 "skip-invalid",
@@ -15,6 +16,7 @@ struct IngestCommand: Command {
             ),
             ("client-state=", "commit the ingest as a batch with this client state (at most 250 bytes)"),
             ("expect-client-state=", "only commit if the stored client state is this one (compare-and-swap)"),
+            ("watch", "ingest FILE, then again each time it is written or replaced, one line a round, until a signal"),
         ],
         discussion: """
             Records are upserted by (type, id). The input is all or nothing: one bad record rejects it, every bad
@@ -25,12 +27,19 @@ struct IngestCommand: Command {
             (--json lists every one). Re-ingesting a record unchanged renews its expiry.
             Progress (records, rate, elapsed) is shown on stderr when it is a terminal; when the input's size is
             known (a file, or stdin redirected from one), with the share read and an estimate of the time left.
+            With --watch, FILE is ingested, then ingested again each time a write to it ends or a file is moved
+            onto its name (editors that write a new file and rename it), changes that come together making one
+            round. Each round prints one line on standard output: its counts, or `rejected: ` and the first problem
+            (the record and field), the round then changing nothing; a missing or unreadable file is such a round
+            too. The watch goes on after a rejected round, and ends with status 0 on SIGINT or SIGTERM (a round the
+            signal interrupts is rolled back whole).
             """, literalExample: "ingest -- -records.json")
 
     var path: String
     var clientState: String?
     var expectedClientState: String?
     var skipInvalid: Bool
+    var watch: Bool
 
     var writes: Bool { true }
 
@@ -44,12 +53,37 @@ struct IngestCommand: Command {
         clientState = arguments.value("client-state")
         expectedClientState = arguments.value("expect-client-state")
         skipInvalid = arguments.flag("skip-invalid")
+        watch = arguments.flag("watch")
+        if watch && path == "-" { throw UsageError("--watch needs a FILE, not stdin", usage: Self.spec.usage) }
+        if watch && clientState != nil {
+            throw UsageError("--watch cannot be combined with --client-state", usage: Self.spec.usage)
+        }
         if expectedClientState != nil && clientState == nil {
             throw UsageError("--expect-client-state needs --client-state", usage: Self.spec.usage)
         }
     }
 
     func run(_ context: CommandContext) throws -> Int32 {
+        if watch { return try IngestWatch(command: self).run(context) }
+        let (counts, elapsed) = try ingestOnce(context)
+        let skipped = ProblemGroups(counts.problems)
+        for line in Output.problemLines(skipped, prefix: "skipped ") { context.printError(line) }
+        context.emit(IngestRequest.self, counts) { counts in
+            context.print(summary(counts, elapsed: elapsed))
+        }
+        return counts.skipped > 0 ? 2 : 0
+    }
+
+    /// `inserted 2, updated 1, unchanged 7 (10 records in 0.01 s)`.
+    func summary(_ counts: IngestCounts, elapsed: Double) -> String {
+        var line =
+            "inserted \(Output.number(counts.inserted)), updated \(Output.number(counts.updated)), unchanged \(Output.number(counts.unchanged))"
+        if skipInvalid { line += ", skipped \(Output.number(counts.skipped))" }
+        return line + " (\(Output.count(counts.total, "record", "records")) in \(String(format2(elapsed))) s)"
+    }
+
+    /// Reads the file and ingests its records, all or nothing (or skipping invalid ones); the counts and seconds.
+    func ingestOnce(_ context: CommandContext) throws -> (IngestCounts, Double) {
         let (fd, openError) = Platform.openForReading(path)
         guard fd >= 0 else { throw EntityIndexError(.io, "cannot read \(path): \(openError ?? "unknown error")") }
         defer { Platform.closeFile(fd) }
@@ -78,17 +112,7 @@ struct IngestCommand: Command {
             store.abortBatch()
             throw context.json ? error : Self.grouped(error, ingestion.problemGroups)
         }
-        let skipped = ProblemGroups(counts.problems)
-        for line in Output.problemLines(skipped, prefix: "skipped ") { context.printError(line) }
-        context.emit(IngestRequest.self, counts) { counts in
-            let elapsed = progress.elapsed
-            var line =
-                "inserted \(Output.number(counts.inserted)), updated \(Output.number(counts.updated)), unchanged \(Output.number(counts.unchanged))"
-            if skipInvalid { line += ", skipped \(Output.number(counts.skipped))" }
-            context.print(
-                line + " (\(Output.count(counts.total, "record", "records")) in \(String(format2(elapsed))) s)")
-        }
-        return counts.skipped > 0 ? 2 : 0
+        return (counts, progress.elapsed)
     }
 
     /// A refused input's error as a person reads it: a problem repeated in many records once, with its count and

@@ -24,7 +24,7 @@ _entityidx() {
         esac
     done
     case "$prev" in
-        --db|--records|--restore) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --db|--output|--records|--restore) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --type) COMPREPLY=($(compgen -W "$(_entityidx_types)" -- "$cur")); return ;;
         --direction) COMPREPLY=($(compgen -W "out in both" -- "$cur")); return ;;
         --format) COMPREPLY=($(compgen -W "human json junit tap github" -- "$cur")); return ;;
@@ -32,12 +32,12 @@ _entityidx() {
         --allow-origin|--batch-timeout|--client-state|--cursor|--domain|--expect-client-state|--fetch|--fields|--filter|--host|--idle-timeout|--limit|--max-body-bytes|--max-connections|--max-held-bytes|--max-items|--max-line-bytes|--max-suggestions|--now|--port|--request-timeout|--sort|--stemming|--timeout|--within) return ;;
     esac
     if [[ -z "$cmd" ]]; then
-        COMPREPLY=($(compgen -W "ingest search complete get suggest all query related delete donate reindex state declare stats rebuild lint drill test pipe mcp serve spotlight user-query types completions help --db --now --version --help" -- "$cur"))
+        COMPREPLY=($(compgen -W "ingest search complete get suggest all query related delete donate reindex state declare stats rebuild lint drill test export pipe mcp serve spotlight user-query types completions help --db --now --version --help" -- "$cur"))
         return
     fi
     local opts
     case "$cmd" in
-        ingest) opts="--skip-invalid --client-state --expect-client-state --db --now --json --help" ;;
+        ingest) opts="--skip-invalid --client-state --expect-client-state --watch --db --now --json --help" ;;
         search) opts="--type --limit --cursor --filter --matching --explain --highlight --fields --db --now --json --help" ;;
         complete) opts="--limit --db --now --json --help" ;;
         get) opts="--type --fields --db --now --json --help" ;;
@@ -55,6 +55,7 @@ _entityidx() {
         lint) opts="--within --strict --db --now --json --help" ;;
         drill) opts="--restore --type --strict --db --now --json --help" ;;
         test) opts="--records --format --update --timeout --db --now --json --help" ;;
+        export) opts="--type --output --db --now --json --help" ;;
         pipe) opts="--max-line-bytes --db --now --json --help" ;;
         mcp) opts="--allow-writes --db --now --json --help" ;;
         serve) opts="--port --host --allow-writes --allow-origin --max-body-bytes --max-connections --idle-timeout --request-timeout --batch-timeout --max-held-bytes --log --db --now --json --help" ;;
@@ -62,7 +63,7 @@ _entityidx() {
         user-query) opts="--max-items --max-suggestions --matching --fields --db --now --json --help" ;;
         types) opts="--db --now --json --help" ;;
         completions) opts="--db --now --json --help" ;;
-        help) COMPREPLY=($(compgen -W "ingest search complete get suggest all query related delete donate reindex state declare stats rebuild lint drill test pipe mcp serve spotlight user-query types completions help" -- "$cur")); return ;;
+        help) COMPREPLY=($(compgen -W "ingest search complete get suggest all query related delete donate reindex state declare stats rebuild lint drill test export pipe mcp serve spotlight user-query types completions help" -- "$cur")); return ;;
         *) opts="--db --now --json --help" ;;
     esac
     if [[ "$cur" == -* ]]; then

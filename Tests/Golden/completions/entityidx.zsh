@@ -37,6 +37,7 @@ _entityidx() {
         'lint:Check records before pushing them (or the whole index) for what Siri and Spotlight lose'
         'drill:Compare the index with what the app'\''s reindex pushes back (restored, missing, changed, new)'
         'test:Check expectations files (what searches must find) against the index, for CI'
+        'export:Write the stored records as NDJSON, by type then id, for ingest to read back'
         'pipe:Serve JSON-RPC 2.0 requests, one per line (or LSP-framed), on stdin/stdout'
         'mcp:Serve the index to AI assistants (Model Context Protocol on stdin/stdout)'
         'serve:Serve JSON-RPC, MCP (Streamable HTTP) and a preview page over HTTP on loopback'
@@ -61,6 +62,7 @@ _entityidx() {
                     '--skip-invalid[leave invalid records out, commit the valid ones and list every skipped one (exit 2 if any)]' \
                     '--client-state[commit the ingest as a batch with this client state (at most 250 bytes)]:client-state:' \
                     '--expect-client-state[only commit if the stored client state is this one (compare-and-swap)]:expect-client-state:' \
+                    '--watch[ingest FILE, then again each time it is written or replaced, one line a round, until a signal]' \
                     '--db[the database file (default\: $ENTITYIDX_DB, else ./entityidx.sqlite)]:file:_files' \
                     '--now[fix the clock (ISO-8601 with a zone), for reproducible expiry and recency]:now:' \
                     '--json[print the pipe'\''s result object as JSON]' \
@@ -214,6 +216,14 @@ _entityidx() {
                     '--json[print the pipe'\''s result object as JSON]' \
                     '--help[show this help]' \
                     '1:file:_files' ;;
+                export) _arguments \
+                    '--type[only this type (repeatable\: these types, type by type)]:type:_entityidx_types' \
+                    '--output[write to FILE (replaced once the export is whole) instead of standard output]:file:_files' \
+                    '--db[the database file (default\: $ENTITYIDX_DB, else ./entityidx.sqlite)]:file:_files' \
+                    '--now[fix the clock (ISO-8601 with a zone), for reproducible expiry and recency]:now:' \
+                    '--json[print the pipe'\''s result object as JSON]' \
+                    '--help[show this help]' \
+                    '*:argument:' ;;
                 pipe) _arguments \
                     '--max-line-bytes[the longest request line accepted (default 67108864, 64 MiB)]:max-line-bytes:' \
                     '--db[the database file (default\: $ENTITYIDX_DB, else ./entityidx.sqlite)]:file:_files' \
