@@ -25,7 +25,8 @@ public enum EntityIdx {
             IngestCommand.self, SearchCommand.self, CompleteCommand.self, GetCommand.self, SuggestCommand.self,
             AllCommand.self, QueryCommand.self, RelatedCommand.self, DeleteCommand.self, DonateCommand.self,
             ReindexCommand.self, StateCommand.self, DeclareCommand.self, StatsCommand.self, RebuildCommand.self,
-            LintCommand.self, DrillCommand.self, TestCommand.self, ExportCommand.self, PipeCommand.self, MCPCommand.self,
+            LintCommand.self, DrillCommand.self, TestCommand.self, ExportCommand.self, PipeCommand.self,
+            MCPCommand.self,
             ServeCommand.self,
             SpotlightCommand.self, UserQueryCommand.self, TypesCommand.self, CompletionsCommand.self,
         ]

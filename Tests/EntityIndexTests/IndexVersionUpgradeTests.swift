@@ -85,7 +85,7 @@ import Testing
         #expect(meta["spotlight_key_version"] == SpotlightKeyIndex().stamp)
     }
 
-    @Test func currentStampsRebuildNothingAndAnswerAsAFreshDatabase() throws {
+    @Test func anUpgradeFromSchema19AnswersAsAFreshDatabase() throws {
         let (upgraded, told) = try Self.open(try Self.copy())
         #expect(told.count == 0)
         #expect(upgraded.indexesAreCurrent)
@@ -95,7 +95,7 @@ import Testing
             try upgraded.db.scalar(
                 "SELECT count(*) FROM meta WHERE key IN ('text_version', 'icu_version', 'spotlight_key_version')")?.int
                 == 0)
-        #expect(try upgraded.db.scalar("SELECT max(version) FROM schema_migrations")?.int == 20)
+        #expect(try upgraded.db.scalar("SELECT max(version) FROM schema_migrations")?.int == Int64(Schema.version))
 
         let fresh = try EntityStore(path: TestSupport.temporaryDirectory() + "/fresh.sqlite", now: Self.clock)
         for path in Self.files { _ = try fresh.ingest(SpotlightUpgradeTests.records(path)) }
@@ -113,13 +113,17 @@ import Testing
         #expect(told.count == 0)
     }
 
-    @Test func currentStampsLeaveEveryIndexAsItWas() throws {
+    /// The indexes whose own version changed since schema 19: the property index's is 2 since schema 21 (an empty
+    /// array is a row of its own).
+    static let changedSince19: Set<String> = ["properties"]
+
+    @Test func currentStampsLeaveEveryIndexAsItWasButThoseWhoseVersionChanged() throws {
         let (upgraded, told) = try Self.open(try Self.copy(Self.plantMarkers))
         #expect(told.count == 0 && upgraded.indexesAreCurrent)
-        #expect(try Self.rebuilt(upgraded).isEmpty)
+        #expect(try Self.rebuilt(upgraded) == Self.changedSince19)
         _ = try upgraded.ingest([TestSupport.record("note", "n1", "after the upgrade")])
         #expect(told.count == 0)
-        #expect(try Self.rebuilt(upgraded).isEmpty)
+        #expect(try Self.rebuilt(upgraded) == Self.changedSince19)
     }
 
     /// An older stamp in one meta key, and the indexes it stood for.
@@ -137,7 +141,7 @@ import Testing
                 try Self.plantMarkers(db)
                 try db.run("UPDATE meta SET value = ? WHERE key = ?", [.text(older.value), .text(older.key)])
             })
-        #expect(try Self.rebuilt(upgraded) == older.indexes, "\(older.key)")
+        #expect(try Self.rebuilt(upgraded) == older.indexes.union(Self.changedSince19), "\(older.key)")
         #expect(told.count == (older.indexes.contains("search_text") ? 1 : 0))
         #expect(upgraded.indexesAreCurrent)
         #expect(try upgraded.staleIndexes().isEmpty)
