@@ -1,5 +1,6 @@
 // The preview page of entityidx serve: search as you type over POST /rpc, results drawn as Spotlight lists app
-// entities, the ranking tiers on demand, user-query suggestions and, on demand, the lint findings of the whole index.
+// entities, the ranking tiers on demand, user-query suggestions, a pin on each result that writes the expectation case
+// keeping it there (for `entityidx test`) and, on demand, the lint findings of the whole index.
 // Plain DOM calls only: record text is always set as text, never parsed as HTML.
 "use strict";
 
@@ -68,8 +69,53 @@ function tiers(explain) {
   return list;
 }
 
-/** One result, as Spotlight draws an app entity: image or initial, title, subtitle, then type, domain and id. */
-function card(entity) {
+/** The cases pinned so far: an expectations file, as `entityidx test` reads it. */
+let pinned = [];
+
+/** The expectation case that keeps `entity` where the request (`[method, params]`, as a case writes it) put it: first
+ * (`top`), or at its rank or better (`rankAtMost`). */
+function expectationCase([method, params], entity, rank) {
+  const key = `${entity.type}/${entity.id}`;
+  const asked = method === "search" ? `“${params.query}”` : "suggested";
+  const name = `${asked} finds ${key} ${rank === 1 ? "first" : `in the first ${rank}`}`;
+  return { name, [method]: params, expect: rank === 1 ? { top: [key] } : { rankAtMost: { [key]: rank } } };
+}
+
+/** Adds a case to the pinned ones (a case of the same name is replaced) and shows them as JSON to copy. */
+function pin(testCase) {
+  pinned = pinned.filter((c) => c.name !== testCase.name).concat([testCase]);
+  showPins();
+}
+
+/** Cases as an expectations file is written: a case's keys one a line, each value on that line. */
+function fileText(cases) {
+  const lines = cases.map((c) => "  {\n" + Object.entries(c).map(([k, v]) => `    ${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(",\n") + "\n  }");
+  return `[\n${lines.join(",\n")}\n]\n`;
+}
+
+function showPins() {
+  $("pins").hidden = pinned.length === 0;
+  $("pins-json").textContent = fileText(pinned);
+  $("pins-count").textContent = `${pinned.length} case${pinned.length === 1 ? "" : "s"}`;
+}
+
+async function copyPins() {
+  const text = $("pins-json").textContent;
+  try {
+    await navigator.clipboard.writeText(text);
+    $("pins-count").textContent = "copied";
+  } catch {
+    // No clipboard (a page not served from localhost or https): select the text for the keyboard to copy.
+    const range = document.createRange();
+    range.selectNodeContents($("pins-json"));
+    getSelection().removeAllRanges();
+    getSelection().addRange(range);
+  }
+}
+
+/** One result, as Spotlight draws an app entity: image or initial, title, subtitle, then type, domain and id; and a
+ * pin that writes the expectation case for `request` (the case's form of the query) keeping it at `rank`. */
+function card(entity, rank, request) {
   const item = element("li", "hit");
   const thumb = element("div", "thumb");
   if (typeof entity.image === "string" && /^(https?:|data:image\/)/.test(entity.image)) {
@@ -90,7 +136,12 @@ function card(entity) {
   meta.append(element("span", "id", entity.id));
   text.append(meta);
   if (entity.explain && $("explain").checked) text.append(tiers(entity.explain));
-  item.append(thumb, text);
+  const button = element("button", "pin", "pin");
+  button.type = "button";
+  button.title = "The expectation case that keeps this result here (for entityidx test)";
+  button.setAttribute("aria-label", `Pin ${entity.type}/${entity.id} at rank ${rank}`);
+  button.addEventListener("click", () => pin(expectationCase(request, entity, rank)));
+  item.append(thumb, text, button);
   return item;
 }
 
@@ -110,11 +161,15 @@ async function update() {
     let entities;
     let suggestions = [];
     let total = "";
+    // The request as an expectation case writes it: what the page asks, without what only the page shows.
+    let request;
     if (query.trim() === "") {
-      [{ entities }] = await rpc([["suggest", { limit: 10 }]], controller.signal);
+      request = ["suggest", { limit: 10 }];
+      [{ entities }] = await rpc([request], controller.signal);
     } else {
       const explain = $("explain").checked;
       const matching = $("matching").value;
+      request = ["search", matching === "all" ? { query } : { query, matching }];
       const [found, user] = await rpc([
         ["search", { query, limit: 20, highlight: true, explain, matching }],
         ["userQuery", { query, maxItems: 0, maxSuggestions: 5 }],
@@ -124,7 +179,7 @@ async function update() {
       suggestions = user.suggestions;
     }
     if (ticket !== latest) return;
-    $("results").replaceChildren(...entities.map(card));
+    $("results").replaceChildren(...entities.map((entity, i) => card(entity, i + 1, request)));
     $("suggestions").replaceChildren(...suggestions.map((s) => {
       const item = element("li");
       const button = highlighted("button", "suggestion", s.text, s.matchedRanges || []);
@@ -185,5 +240,7 @@ $("explain").addEventListener("change", update);
 $("matching").addEventListener("change", update);
 $("search-form").addEventListener("submit", (event) => { event.preventDefault(); update(); });
 $("check").addEventListener("click", checkIndex);
+$("copy-pins").addEventListener("click", copyPins);
+$("clear-pins").addEventListener("click", () => { pinned = []; showPins(); });
 loadStats();
 update();

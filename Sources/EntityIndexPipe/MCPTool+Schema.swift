@@ -4,9 +4,10 @@ import JSON
 ///
 /// Every tool's entry in `tools/list` goes into an assistant's context, so it carries what a call needs: each
 /// parameter's type, enum, default, bounds and the first sentence of its description (the summary), examples only
-/// where the shape is not obvious (an array or an object). The checks a call meets anyway (patterns, lengths, formats),
-/// the rest of each description and the result's schema are in the tool's resource, `entityidx://tool/{name}`, and in
-/// the pipe's OpenRPC document.
+/// where the shape is not obvious (an array or an object that its schema's `items` does not already spell out). The
+/// checks a call meets anyway (patterns, lengths, formats, `additionalProperties: false`: an unknown parameter is an
+/// error naming the known ones), the rest of each description and the result's schema are in the tool's resource,
+/// `entityidx://tool/{name}`, and in the pipe's OpenRPC document.
 extension MCPTool {
     /// Keywords left out of `tools/list`: the server checks them and says what is wrong.
     static let checkedKeywords: Set<String> = [
@@ -37,8 +38,12 @@ extension MCPTool {
             switch key {
             case "description":
                 result[key] = value.string.map { .string(summary($0)) } ?? value
+            case "additionalProperties" where value == false:
+                continue
             case "examples":
-                guard value.array?.contains(where: { $0.array != nil || $0.object != nil }) == true else { continue }
+                guard value.array?.contains(where: { $0.array != nil || $0.object != nil }) == true,
+                    !itemsSpellOut(o, value)
+                else { continue }
                 result[key] = value
             case "properties":
                 result[key] = .object(JSONObject((value.object ?? JSONObject()).map { ($0.key, compact($0.value)) }))
@@ -47,6 +52,16 @@ extension MCPTool {
             }
         }
         return merged(result)
+    }
+
+    /// Whether the examples show nothing the schema's `items` does not say: arrays of plain values of the one type
+    /// its items have (`["title", "properties.total"]` for an array of strings).
+    static func itemsSpellOut(_ schema: JSONObject, _ examples: JSONValue) -> Bool {
+        guard let type = schema["items"]?["type"]?.string, ["string", "number", "integer", "boolean"].contains(type)
+        else { return false }
+        return (examples.array ?? []).allSatisfy { example in
+            example.object == nil && (example.array?.allSatisfy { $0.array == nil && $0.object == nil } ?? true)
+        }
     }
 
     /// The first sentence of a description: up to the first full stop followed by a space, or all of it.

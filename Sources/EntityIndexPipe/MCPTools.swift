@@ -31,6 +31,7 @@ struct MCPTool {
         .read("complete_word", .complete, "Complete a word"),
         .read("spotlight_query", .spotlight, "Spotlight query"),
         .read("user_query", .userQuery, "User query"),
+        .read("check_expectations", .test, "Check what searches must find"),
         .read("lint_records", .lint, "Check records before pushing"),
         .read("drill_reindex", .drill, "Reindex drill"),
         .read("list_declarations", .declarations, "Declared property types"),

@@ -15,7 +15,7 @@ public enum Method: String, CaseIterable, Sendable {
     case reindexPending = "reindex.pending"
     case reindexAck = "reindex.ack"
     case stats, declare, declarations, lint, drill
-    case spotlight, userQuery
+    case spotlight, userQuery, test
     case rpcDiscover = "rpc.discover"
 
     /// The request type of this method.
@@ -45,6 +45,7 @@ public enum Method: String, CaseIterable, Sendable {
         case .drill: DrillMethod.self
         case .spotlight: SpotlightRequest.self
         case .userQuery: UserQueryRequest.self
+        case .test: TestMethod.self
         case .rpcDiscover: DiscoverMethod.self
         }
     }

@@ -16,7 +16,7 @@ extension PipeSchema {
       "properties": {
         "jsonrpc": {"const": "2.0"},
         "id": {"$ref": "#/$defs/id"},
-        "method": {"enum": ["ingest", "get", "search", "suggest", "all", "query", "related", "delete", "donate", "batch.begin", "batch.end", "batch.abort", "state", "reindex.request", "reindex.pending", "reindex.ack", "stats", "declare", "declarations", "complete", "lint", "drill", "rpc.discover", "spotlight", "userQuery"]},
+        "method": {"enum": ["ingest", "get", "search", "suggest", "all", "query", "related", "delete", "donate", "batch.begin", "batch.end", "batch.abort", "state", "reindex.request", "reindex.pending", "reindex.ack", "stats", "declare", "declarations", "complete", "lint", "drill", "rpc.discover", "spotlight", "userQuery", "test"]},
         "params": {"type": "object"}
       }
     },
@@ -322,6 +322,36 @@ extension PipeSchema {
                                   "properties": {"text": {"type": "string"},
                                                  "matchedRanges": {"type": "array", "items": {"type": "object", "required": ["start", "end"], "additionalProperties": false,
                                                    "properties": {"start": {"type": "integer", "minimum": 0}, "end": {"type": "integer", "minimum": 0}}}}}}}}}
+    },
+    "test": {
+      "description": "Checks what searches must find, as `entityidx test` checks an expectations file; reads only. Each case is one read request (search, suggest, spotlight, userQuery, query, all, get, related or complete: its params under the method's name) and what its answer must hold. The result is the JSON report of `entityidx test --format json`, its cases without file and line. A case wrong as written (an unknown method or key, params the method refuses, a malformed expectation) is an invalid-params error naming every such case (cases[i] and its name) and the field, and nothing runs; a request the engine refuses while running (a Spotlight query that does not parse) is a wrong case of the report. Cases run within the request's own bounds (serve's time budget), without a time bound of their own.",
+      "params": {"type": "object", "required": ["cases"], "additionalProperties": false,
+                 "properties": {
+                   "cases": {"type": "array", "description": "The cases of an expectations file: name, one request (METHOD: params), optional now, expect. As expectations.schema.json describes them; entities are written \"type/id\", the results of complete are words.",
+                             "items": {"type": "object", "required": ["name", "expect"], "properties": {
+                               "name": {"type": "string", "minLength": 1, "description": "What the case checks."},
+                               "now": {"type": "string", "description": "Its clock, ISO-8601."},
+                               "expect": {"type": "object", "minProperties": 1, "description": "Any of top, contains, excludes, rankAtMost, count, total, empty."}}},
+                             "examples": [[{"name": "1042 first", "search": {"query": "1042"}, "expect": {"top": ["order/1042"], "rankAtMost": {"product/p6": 3}}}]]},
+                   "now": {"type": "string", "description": "The clock of the cases without their own, ISO-8601. Left out: the request's clock (--now, else the wall clock).", "examples": ["2026-03-02T09:00:00Z"]}}},
+      "result": {"type": "object", "required": ["passed", "failed", "wrong", "cases"], "additionalProperties": false,
+                 "properties": {
+                   "passed": {"type": "integer", "minimum": 0},
+                   "failed": {"type": "integer", "minimum": 0},
+                   "wrong": {"type": "integer", "minimum": 0, "description": "Cases whose request the engine refused while running (invalid params or query)."},
+                   "cases": {"type": "array", "items": {"type": "object", "required": ["index", "name", "method", "status", "got", "failures", "seconds"], "additionalProperties": false,
+                     "properties": {
+                       "index": {"type": "integer", "minimum": 0, "description": "The case's 0-based position in cases."},
+                       "name": {"type": "string"},
+                       "method": {"type": "string"},
+                       "status": {"enum": ["passed", "failed", "wrong"]},
+                       "got": {"type": "array", "items": {"type": "string"}, "description": "The results in order, as \"type/id\" (words for complete)."},
+                       "total": {"type": "integer", "minimum": 0, "description": "The search's total, when the result has one."},
+                       "failures": {"type": "array", "items": {"type": "object", "required": ["expectation", "message"], "additionalProperties": false,
+                         "properties": {"expectation": {"type": "string", "description": "top, contains, excludes, rankAtMost, count, total or empty; request when the request failed."}, "message": {"type": "string"}}}},
+                       "tiers": {"type": "object", "description": "For a failed search or user query: each result's ranking tiers (as search's explain), by \"type/id\".", "additionalProperties": {"type": "object", "additionalProperties": {"type": "string"}}},
+                       "error": {"$ref": "#/$defs/error"},
+                       "seconds": {"type": "number", "minimum": 0}}}}}}
     }
   }
 }

@@ -116,11 +116,12 @@ final class ServeRunner: MethodRunner {
         return taken
     }
 
-    /// Runs a method with the text its Core Spotlight queries may compare cut to what the request has left.
+    /// Runs a method with the text its Core Spotlight queries may compare cut to what the request has left (each
+    /// query of a `test`'s cases too).
     private func spotlight(
         _ method: Method, on handler: RequestHandler, _ body: () throws(EntityIndexError) -> JSONValue
     ) throws(EntityIndexError) -> JSONValue {
-        guard method == .spotlight || method == .userQuery else { return try body() }
+        guard method == .spotlight || method == .userQuery || method == .test else { return try body() }
         let store = handler.store
         let limit = store.maxSpotlightScanBytes
         let room = max(0, spotlightRoom)

@@ -15,6 +15,7 @@ import tempfile
 import threading
 import time
 import unittest
+import urllib.request
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -214,6 +215,30 @@ class PreviewTests(unittest.TestCase):
         self.browser.get(self.url + "/")
         self.type_query("grace")
         self.wait.until(lambda b: self.first_title() == "Grace Hopper")
+
+    def test_5_a_pin_writes_the_case_entityidx_test_passes(self):
+        self.open_page()
+        self.assertTrue(self.browser.find_element(By.ID, "pins").get_attribute("hidden"))
+        self.type_query("ada lo")
+        self.wait.until(lambda b: self.first_title() == "Ada Lovelace")
+        hits = self.browser.find_elements(By.CSS_SELECTOR, "#results .hit")
+        hits[0].find_element(By.CSS_SELECTOR, "button.pin").click()
+        if len(hits) > 1:
+            hits[1].find_element(By.CSS_SELECTOR, "button.pin").click()
+        cases = json.loads(self.browser.find_element(By.ID, "pins-json").text)
+        self.assertEqual(cases[0]["search"], {"query": "ada lo"})
+        self.assertEqual(len(cases[0]["expect"]["top"]), 1)
+        self.assertTrue(all(len(c["expect"]) == 1 for c in cases))
+        if len(hits) > 1:
+            self.assertEqual(list(cases[1]["expect"]["rankAtMost"].values()), [2])
+        # What the page wrote is a valid case that holds: the pipe's test runs it on the index the page shows.
+        body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "test", "params": {"cases": cases}}).encode()
+        request = urllib.request.Request(self.url + "/rpc", body, {"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=HANG) as response:
+            report = json.loads(response.read())["result"]
+        self.assertEqual((report["passed"], report["failed"], report["wrong"]), (len(cases), 0, 0), report)
+        self.browser.find_element(By.ID, "clear-pins").click()
+        self.assertTrue(self.browser.find_element(By.ID, "pins").get_attribute("hidden"))
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):

@@ -36,9 +36,9 @@ def fresh_db():
 
 
 def without_volatile(result):
-    """A result with the fields that differ between two databases (path, size, clock) left out."""
+    """A result with the fields that differ between two databases or runs (path, size, clock, time taken) left out."""
     if isinstance(result, dict):
-        return {k: without_volatile(v) for k, v in result.items() if k not in ("path", "databaseBytes", "now")}
+        return {k: without_volatile(v) for k, v in result.items() if k not in ("path", "databaseBytes", "now", "seconds")}
     if isinstance(result, list):
         return [without_volatile(v) for v in result]
     return result

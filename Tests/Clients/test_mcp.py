@@ -20,7 +20,8 @@ import support
 # Tool name: pipe method.
 READ_TOOLS = {"search_entities": "search", "get_entities": "get", "suggest_entities": "suggest", "list_entities": "all",
               "query_entities": "query", "get_related_entities": "related", "complete_word": "complete",
-              "spotlight_query": "spotlight", "user_query": "userQuery", "lint_records": "lint", "drill_reindex": "drill",
+              "spotlight_query": "spotlight", "user_query": "userQuery", "check_expectations": "test",
+              "lint_records": "lint", "drill_reindex": "drill",
               "list_declarations": "declarations", "index_stats": "stats"}
 WRITE_TOOLS = {"ingest_records": "ingest", "delete_entities": "delete", "donate_interaction": "donate",
                "declare_type": "declare"}
@@ -38,6 +39,9 @@ READ_CALLS = [
     ("spotlight_query", {"query": 'title == "*widget*"c || price < 10', "fetchAttributes": ["title", "price"]}),
     ("spotlight_query", {"query": 'status == "shipped"c', "type": "order", "limit": 3}),
     ("user_query", {"query": "wid", "maxItems": 3, "maxSuggestions": 3}),
+    ("check_expectations", {"cases": [
+        {"name": "an order by its number", "search": {"query": "1042", "limit": 5}, "expect": {"top": ["order/1042"]}},
+        {"name": "not first", "search": {"query": "1042"}, "expect": {"excludes": ["order/1042"]}}]}),
     ("lint_records", {"records": [{"type": "order", "id": "1042", "title": "Order #1042-A"}, {"type": "order", "id": "x"}]}),
     ("lint_records", {}),
     ("drill_reindex", {"records": support.sample_records()[:5], "type": "customer"}),
@@ -61,6 +65,7 @@ BAD_READ_CALLS = [
     (("get_related_entities", {"type": "order", "id": "1042", "direction": "sideways"}), "direction"),
     (("complete_word", {"prefix": 3}), "prefix"),
     (("user_query", {"query": "x", "maxSuggestions": 1000}), "maxSuggestions"),
+    (("check_expectations", {"cases": [{"name": "n", "serch": {}, "expect": {"count": 1}}]}), 'cases[0] ("n"): serch'),
     (("lint_records", {"records": "nope"}), "records"),
     (("list_declarations", {"type": "order"}), 'unknown parameter "type"'),
     (("index_stats", {"verbose": True}), 'unknown parameter "verbose"'),

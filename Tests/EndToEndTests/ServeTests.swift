@@ -160,6 +160,30 @@ import Testing
         #expect(!fromEnvironment.stderr.contains("Roastery"))
     }
 
+    /// `test` is a read: a server without --allow-writes answers it, and one with them needs no token for it.
+    @Test func expectationsAreARead() throws {
+        let db = try Self.sampleIndex()
+        let cases = """
+            [{"name": "an order by its number", "search": {"query": "1042", "limit": 5}, "expect": {"top": ["order/1042"]}},
+             {"name": "not first", "search": {"query": "1042"}, "expect": {"excludes": ["order/1042"]}}]
+            """
+        let request = #"{"jsonrpc":"2.0","id":1,"method":"test","params":{"cases":"# + cases + "}}"
+        for extra in [[], ["--allow-writes"]] {
+            let server = try ServeProcess(db: db, extra: extra)
+            let reply = server.rpc(request)
+            #expect(reply?.status == 200, "\(extra)")
+            let result = reply?.json["result"]
+            #expect(result?["passed"] == 1 && result?["failed"] == 1, "\(reply?.text ?? "")")
+            #expect(result?["cases"]?.array?.map { $0["status"] } == ["passed", "failed"])
+            let wrong = server.rpc(
+                #"{"jsonrpc":"2.0","id":2,"method":"test","params":{"cases":[{"name":"n","serch":{},"expect":{"count":1}}]}}"#
+            )
+            #expect(wrong?.json["error"]?["code"] == -32602)
+            #expect(wrong?.json["error"]?["message"]?.string?.contains(#"cases[0] ("n"): serch"#) == true)
+            _ = server.stop()
+        }
+    }
+
     /// The page's files as served are web/'s as they are (else `make web` was not run after editing them).
     @Test func thePreviewIsWebsFiles() throws {
         let server = try ServeProcess(db: try Self.sampleIndex())

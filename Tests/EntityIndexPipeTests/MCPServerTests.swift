@@ -153,6 +153,34 @@ import Testing
         #expect(args?["error"]?["code"] == JSONValue(-32602))
     }
 
+    /// `check_expectations` runs the pipe's `test`: the report as structured content; a case wrong as written is a
+    /// tool error naming the case and the field.
+    @Test func expectationsAreAReadTool() throws {
+        let s = try server()
+        let call = { (arguments: String) in
+            self.answer(
+                s,
+                #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"check_expectations","arguments":"#
+                    + arguments + "," + Self.meta + "}}")?["result"]
+        }
+        let report = try #require(
+            call(
+                #"{"cases":[{"name":"found","search":{"query":"slash"},"expect":{"top":["doc/a/b c"]}},"#
+                    + #"{"name":"missing","get":{"type":"doc","ids":["x"]},"expect":{"count":1}}]}"#))
+        #expect(report["isError"] == false)
+        #expect(report["structuredContent"]?["passed"] == 1 && report["structuredContent"]?["failed"] == 1)
+        #expect(
+            report["structuredContent"]?["cases"]?.array?.last?["failures"]?.array?.first?["expectation"] == "count")
+        let wrong = try #require(call(#"{"cases":[{"name":"n","search":{"query":"x"},"expect":{"top":[1]}}]}"#))
+        #expect(wrong["isError"] == true)
+        let text = wrong["content"]?.array?.first?["text"]?.string ?? ""
+        #expect(text.contains(#"cases[0] ("n"): expect.top[0]"#), "\(text)")
+        let tool = try #require(
+            answer(s, #"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"# + Self.meta + "}}")?["result"]?[
+                "tools"]?.array?.first { $0["name"] == "check_expectations" })
+        #expect(tool["annotations"]?["readOnlyHint"] == true)
+    }
+
     @Test func badArgumentsAreToolErrorsAndUnknownToolsProtocolErrors() throws {
         let s = try server()
         let call = { (name: String, arguments: String) in

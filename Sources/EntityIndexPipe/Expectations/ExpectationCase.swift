@@ -90,4 +90,12 @@ public struct ExpectationFileError: Error, Sendable, CustomStringConvertible {
         if let field { text += field + ": " }
         return text + message
     }
+
+    /// The problem of a case given to the pipe's `test`, which has no file: `cases[3] ("ada by voice"):
+    /// expect.top[0]: malformed id "order"; …`.
+    public var parameterDescription: String {
+        var text = caseIndex.map { "cases[\($0)]" + (caseName.map { " (\(Quoting.quoted($0)))" } ?? "") + ": " } ?? ""
+        if let field { text += field + ": " }
+        return text + message
+    }
 }

@@ -32,19 +32,26 @@ public struct ExpectationFile: Sendable {
             ])
         }
         let spans = CaseSpans.scan(bytes)
+        var tops: [Int: Range<Int>] = [:]
+        for (index, span) in spans.enumerated() { if let top = span.top { tops[index] = top } }
+        cases = try Self.cases(items, file: path) { index in index < spans.count ? spans[index].line : 1 }
+        topSpans = tops
+    }
+
+    /// Reads the cases of `items` (an expectations file's array, or the `cases` of the pipe's `test`), each at the
+    /// line `line(index)` of `file`; throws every problem found.
+    public static func cases(_ items: [JSONValue], file: String, line: (Int) -> Int) throws(ExpectationFileErrors)
+        -> [ExpectationCase]
+    {
         var cases: [ExpectationCase] = []
         var problems: [ExpectationFileError] = []
-        var tops: [Int: Range<Int>] = [:]
         for (index, item) in items.enumerated() {
-            let span = index < spans.count ? spans[index] : CaseSpan(line: 1)
-            var reader = CaseReader(file: path, index: index, line: span.line)
+            var reader = CaseReader(file: file, index: index, line: line(index))
             if let parsed = reader.read(item) { cases.append(parsed) }
             problems += reader.problems
-            if let top = span.top { tops[index] = top }
         }
         if !problems.isEmpty { throw ExpectationFileErrors(problems) }
-        self.cases = cases
-        topSpans = tops
+        return cases
     }
 }
 

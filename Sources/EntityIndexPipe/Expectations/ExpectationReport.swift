@@ -93,13 +93,22 @@ public struct ExpectationReport: Sendable {
 
     /// `{"passed": n, "failed": n, "wrong": n, "cases": [{file, line, index, name, method, status, got, total?,
     /// failures, tiers?, seconds}]}`.
-    public var json: JSONValue {
+    public var json: JSONValue { json(located: true) }
+
+    /// The JSON report; without `located` (the pipe's `test`, whose cases come in a request), cases have no `file`
+    /// and `line`.
+    public func json(located: Bool) -> JSONValue {
         let cases: [JSONValue] = outcomes.map { o in
-            var c = JSONObject([
-                ("file", .string(o.file)), ("line", JSONValue(o.testCase.line)), ("index", JSONValue(o.testCase.index)),
-                ("name", .string(o.testCase.name)), ("method", .string(o.testCase.method.rawValue)),
-                ("status", .string(o.status.rawValue)), ("got", .array(o.got.map { .string($0) })),
-            ])
+            var c = JSONObject()
+            if located {
+                c["file"] = .string(o.file)
+                c["line"] = JSONValue(o.testCase.line)
+            }
+            c["index"] = JSONValue(o.testCase.index)
+            c["name"] = .string(o.testCase.name)
+            c["method"] = .string(o.testCase.method.rawValue)
+            c["status"] = .string(o.status.rawValue)
+            c["got"] = .array(o.got.map { .string($0) })
             if let total = o.total { c["total"] = JSONValue(total) }
             c["failures"] = .array(
                 o.failures.map { ["expectation": .string($0.expectation), "message": .string($0.message)] })

@@ -42,7 +42,8 @@ public struct ExpectationRunner {
     public let store: EntityStore
     /// The clock of a case without `now`.
     public let now: () -> Int64
-    /// The seconds one case may take (nil: no bound); past it the case fails, the run goes on.
+    /// The seconds one case may take (nil: no bound of its own, only the caller's); past it the case fails, the run
+    /// goes on.
     public let timeout: Double?
 
     public init(store: EntityStore, now: @escaping () -> Int64, timeout: Double?) {
@@ -88,6 +89,8 @@ public struct ExpectationRunner {
     {
         let clock = caseNow ?? now()
         let handler = RequestHandler(store: store, clock: { clock })
+        // Without a bound of its own, a case runs under the request's (serve's time budget, a stop signal).
+        guard let timeout else { return try handler.call(method, params) }
         return try RequestBudget(seconds: timeout).run { () throws(EntityIndexError) -> JSONValue in
             try handler.call(method, params)
         }

@@ -126,6 +126,14 @@ export class EntityIndexClient {
   drill<P extends T.PropertiesOf<P> = T.Properties>(params: T.DrillParams<P>): Promise<T.DrillResult> {
     return this.send("drill", params);
   }
+  /**
+   * Checks expectations (what searches must find) against the index, as `entityidx test` checks an expectations
+   * file; reads only. A case wrong as written rejects the call (`invalid_params`, naming each case and field); a
+   * case that does not hold is `failed` in the report.
+   */
+  test(cases: readonly T.ExpectationCase[], options: { now?: string | Date } = {}): Promise<T.TestResult> {
+    return this.send("test", { cases, ...options });
+  }
   /** The OpenRPC document of the pipe. */
   discover(): Promise<T.DiscoverResult> { return this.call("rpc.discover", {}); }
 

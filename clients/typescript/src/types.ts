@@ -536,6 +536,81 @@ export interface DrillResult {
   complete: boolean;
 }
 
+/** An entity as `"type/id"` (`"order/1042"`); for `complete`, a word. */
+export type ExpectedKey = string;
+/** What a case's answer must hold; each part is checked on its own (at least one). */
+export interface Expectation {
+  /** The first results exactly, in this order. */
+  top?: ExpectedKey[];
+  /** Each is among the results the request returns (within its limit). */
+  contains?: ExpectedKey[];
+  /** None is among the results. */
+  excludes?: ExpectedKey[];
+  /** Each at this 1-based rank or better: `{"order/1042": 3}`. */
+  rankAtMost?: Record<ExpectedKey, number>;
+  /** The number of results returned. */
+  count?: number;
+  /** The search's total (search only). */
+  total?: number;
+  /** `true`: no results; `false`: at least one. */
+  empty?: boolean;
+}
+/**
+ * One case of an expectations file (`schema/expectations.schema.json`): a name, exactly one read request (its
+ * params under the method's name) and what its answer must hold.
+ */
+export interface ExpectationCase {
+  name: string;
+  /** The clock of this case (else the run's `now`, else the request's clock). */
+  now?: string | Date;
+  search?: SearchParams;
+  suggest?: SuggestParams;
+  spotlight?: SpotlightParams;
+  userQuery?: UserQueryParams;
+  query?: QueryParams;
+  all?: AllParams;
+  get?: GetParams;
+  related?: RelatedParams;
+  complete?: CompleteParams;
+  expect: Expectation;
+}
+export interface TestParams {
+  cases: ExpectationCase[];
+  /** The clock of a case without its own `now`; left out: the request's clock. */
+  now?: string | Date;
+}
+/** The error a case's request ended with: the pipe's error object. */
+export interface CaseError {
+  code: number;
+  message: string;
+  data: { code: string; records?: RecordProblem[]; character?: number };
+}
+export interface CaseReport {
+  /** The case's 0-based position in `cases`. */
+  index: number;
+  name: string;
+  method: string;
+  /** `wrong`: the engine refused the request (invalid params or query). */
+  status: "passed" | "failed" | "wrong";
+  /** The results in order, as `"type/id"` (words for `complete`). */
+  got: string[];
+  /** The search's total, when the result has one. */
+  total?: number;
+  /** Each expectation that did not hold (`request` when the request failed). */
+  failures: Array<{ expectation: string; message: string }>;
+  /** For a failed search or user query: each result's ranking tiers (as search's `explain`), by `"type/id"`. */
+  tiers?: Record<string, Record<string, string>>;
+  error?: CaseError;
+  seconds: number;
+}
+/** The report of `entityidx test --format json`, its cases without file and line. */
+export interface TestResult {
+  passed: number;
+  failed: number;
+  wrong: number;
+  cases: CaseReport[];
+}
+
 /** Every pipe method: its params and its result. */
 export interface Methods {
   ingest: { params: IngestParams; result: IngestResult };
@@ -562,6 +637,7 @@ export interface Methods {
   userQuery: { params: UserQueryParams; result: UserQueryResult };
   lint: { params: LintParams; result: LintResult };
   drill: { params: DrillParams; result: DrillResult };
+  test: { params: TestParams; result: TestResult };
   "rpc.discover": { params: Empty; result: DiscoverResult };
 }
 

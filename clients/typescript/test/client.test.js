@@ -99,7 +99,45 @@ test("every pipe method has a client method that answers", async () => {
     const drill = await index.drill({ records: [records[0]], type: "order" });
     assert.equal(drill.indexed, 1);
     assert.equal(drill.restored, 1);
+    assert.equal((await index.test([{ name: "ada", search: { query: "ada" }, expect: { top: ["customer/c1"] } }])).passed, 1);
     assert.deepEqual(await index.delete({ domains: ["shop.customers"] }), { deleted: 1 });
+  } finally {
+    assert.equal(await index.close(), 0);
+  }
+});
+
+test("test: expectations checked as entityidx test checks a file, the report typed; a wrong case rejects", async () => {
+  const index = await open();
+  try {
+    await index.ingest([
+      { type: "order", id: 1042, title: "Order #1042-A", subtitle: "Ada Lovelace" },
+      { type: "customer", id: "c1", title: "Ada Lovelace", expiresAt: "2026-04-01T00:00:00Z" },
+    ]);
+    const report = await index.test([
+      { name: "an order by its number", search: { query: "1042" }, expect: { top: ["order/1042"], count: 1 } },
+      { name: "the order first", search: { query: "ada" }, expect: { top: ["order/1042"] } },
+      { name: "words", complete: { prefix: "lov" }, expect: { top: ["Lovelace"] } },
+      { name: "a broken Spotlight query", spotlight: { query: "title == \"open" }, expect: { empty: true } },
+    ]);
+    assert.deepEqual([report.passed, report.failed, report.wrong], [2, 1, 1]);
+    assert.deepEqual(report.cases.map((c) => c.status), ["passed", "failed", "passed", "wrong"]);
+    const failed = report.cases[1];
+    assert.deepEqual(failed.got, ["customer/c1", "order/1042"]);
+    assert.equal(failed.failures[0].expectation, "top");
+    assert.ok(failed.tiers && failed.tiers["customer/c1"].score, "a failed search has its ranking tiers");
+    assert.equal(report.cases[3].error.data.code, "invalid_query");
+    assert.ok(report.cases.every((c) => !("file" in c) && !("line" in c)));
+    // now: the customer has expired by May, unless a case has its own clock (a Date is sent as its ISO string).
+    const later = await index.test([
+      { name: "expired", get: { type: "customer", ids: ["c1"] }, expect: { empty: true } },
+      { name: "before", now: new Date("2026-03-10T00:00:00Z"), get: { type: "customer", ids: ["c1"] }, expect: { count: 1 } },
+    ], { now: new Date("2026-05-01T00:00:00Z") });
+    assert.equal(later.passed, 2, JSON.stringify(later));
+    await assert.rejects(
+      index.test([{ name: "ok", get: { type: "order", ids: [1042] }, expect: { count: 1 } },
+        { name: "typo", search: { query: "x" }, expect: { top: ["order"] } }]),
+      (e) => e instanceof EntityIndexError && e.code === -32602 && e.data.code === "invalid_params"
+        && e.message.includes('cases[1] ("typo"): expect.top[0]'));
   } finally {
     assert.equal(await index.close(), 0);
   }

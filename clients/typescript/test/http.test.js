@@ -66,6 +66,8 @@ test("every pipe method answers over HTTP, as through the pipe", async () => {
       assert.deepEqual(await index.batchEnd({ clientState: `v-${format}` }), {});
       assert.deepEqual(await index.state(), { clientState: `v-${format}` });
       assert.equal((await index.userQuery({ query: "ada" })).items[0].id, "c1");
+      const report = await index.test([{ name: "ada", search: { query: "ada" }, expect: { top: ["order/1042"] } }]);
+      assert.deepEqual([report.failed, report.cases[0].got[0]], [1, "customer/c1"]);
       assert.equal((await index.stats()).entities, 3);
       assert.equal((await index.discover()).openrpc, "1.3.2");
       const many = await Promise.all(Array.from({ length: 50 }, () => index.get({ type: "customer", ids: ["c1"] })));

@@ -104,6 +104,17 @@ export async function typing(index: EntityIndex): Promise<void> {
   const any = (await index.search({ query: "x" })).entities[0]?.properties?.["anything"];
   same<Exclude<PropertyValue, Date> | undefined, typeof any>(true);
 
+  // Expectations: each case's request is typed as its method's params, the report as the pipe's.
+  const report = await index.test([{ name: "n", search: { query: "1042", limit: 5 }, expect: { top: ["order/1042"] } }], { now: new Date() });
+  same<"passed" | "failed" | "wrong", (typeof report.cases)[number]["status"]>(true);
+  same<string[], (typeof report.cases)[number]["got"]>(true);
+  // @ts-expect-error an unknown method in a case
+  await index.test([{ name: "n", serch: { query: "x" }, expect: { empty: true } }]);
+  // @ts-expect-error a case's params are its method's: limit is a number
+  await index.test([{ name: "n", search: { query: "x", limit: "5" }, expect: { empty: true } }]);
+  // @ts-expect-error a case needs what its answer must hold
+  await index.test([{ name: "n", search: { query: "x" } }]);
+
   // A Date for the fixed clock.
   await EntityIndex.open({ now: new Date("2026-03-02T09:00:00Z") });
   void [badDate, placedAt, several, plain];
