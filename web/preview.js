@@ -134,6 +134,7 @@ function card(entity, rank, request) {
   meta.append(element("code", "type", entity.type), " ");
   if (entity.domain) meta.append(element("span", "domain", entity.domain), " · ");
   meta.append(element("span", "id", entity.id));
+  for (const way of entity.matchedBy || []) meta.append(" ", element("span", "matched-by", way));
   text.append(meta);
   if (entity.explain && $("explain").checked) text.append(tiers(entity.explain));
   const button = element("button", "pin", "pin");

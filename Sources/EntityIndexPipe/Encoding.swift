@@ -14,6 +14,7 @@ extension EntityResult {
         if let score { added["score"] = .number(JSONNumber(score)) }
         if let explanation { added["explain"] = explanation }
         if let highlights { added["highlights"] = .array(highlights.map(\.json)) }
+        if let matchedBy, !matchedBy.isEmpty { added["matchedBy"] = .array(matchedBy.map { .string($0) }) }
         if let engagement { added["engagement"] = .number(JSONNumber(engagement)) }
         if let text = recordText, let spliced = Self.splice(text, added) { return .encoded(spliced) }
         var o = record

@@ -60,7 +60,8 @@ extension PipeSchema {
       "properties": {
         "type": {"$ref": "#/$defs/typeName"}, "id": {"type": "string"}, "title": {"type": "string"},
         "score": {"type": "number"}, "engagement": {"type": "number"},
-        "explain": {"type": "object"}, "highlights": {"type": "array", "items": {"type": "object", "required": ["field", "start", "end", "text"]}}
+        "explain": {"type": "object"}, "highlights": {"type": "array", "items": {"type": "object", "required": ["field", "start", "end", "text"]}},
+        "matchedBy": {"type": "array", "items": {"enum": ["phone", "stem", "synonym", "typo"]}, "description": "search: how the entity matched beyond the words as typed; absent when it matched as typed"}
       }
     },
     "selectedEntity": {

@@ -122,6 +122,8 @@ dl.tiers dd { margin: 0; font-variant-numeric: tabular-nums; overflow-wrap: anyw
   dl.tiers { font-size: .7rem; grid-template-columns: repeat(auto-fill, minmax(4.6rem, 1fr)); }
 }
 
+.matched-by { font-size: 0.75em; padding: 0 0.4em; border-radius: 0.6em; background: #eef; color: #335; }
+
 """##),
         "/preview.js": ("text/javascript; charset=utf-8", ##"""
 // The preview page of entityidx serve: search as you type over POST /rpc, results drawn as Spotlight lists app
@@ -260,6 +262,7 @@ function card(entity, rank, request) {
   meta.append(element("code", "type", entity.type), " ");
   if (entity.domain) meta.append(element("span", "domain", entity.domain), " · ");
   meta.append(element("span", "id", entity.id));
+  for (const way of entity.matchedBy || []) meta.append(" ", element("span", "matched-by", way));
   text.append(meta);
   if (entity.explain && $("explain").checked) text.append(tiers(entity.explain));
   const button = element("button", "pin", "pin");

@@ -20,7 +20,7 @@ public struct FieldSelection: Sendable, Equatable {
         "rankingHint", "priority", "lastUsedAt", "expiresAt", "hidden", "url", "image",
     ]
     /// What methods add to an entity: always kept, so naming them changes nothing.
-    public static let addedFields = ["score", "engagement", "explain", "highlights"]
+    public static let addedFields = ["score", "engagement", "explain", "highlights", "matchedBy"]
 
     /// A selection of names each checked by `problem(of:)`.
     public init(_ names: [String]) throws(EntityIndexError) {

@@ -11,6 +11,9 @@ public struct EntityResult: Sendable {
     public var score: Double?
     public var explanation: JSONValue?
     public var highlights: [Highlight]?
+    /// How a search result matched beyond the words as typed: `synonym`, `phone`, `stem`, `typo` (sorted); nil or
+    /// empty when it matched as typed.
+    public var matchedBy: [String]?
     public var engagement: Double?
 
     private enum Stored: Sendable {

@@ -119,7 +119,9 @@ extension EntityStore {
         // Records are read for the results only, not for every candidate.
         let recordStatement = try db.cached("SELECT record FROM entity WHERE rowid = ?")
         var highlighter = Highlighter(query: query)
-        if request.highlight && query.terms.contains(where: { $0.stem != nil }) {
+        // Spans found only to tell `matchedBy` are not returned: they are charged to a budget of their own.
+        let markBudget = ResultBudget(limit: Int.max)
+        if query.terms.contains(where: { $0.stem != nil }) {
             highlighter.stemmed = try stemmedTypes()
         }
         let budget = ResultBudget(limit: maxResultBytes)
@@ -132,7 +134,9 @@ extension EntityStore {
             var result = EntityResult(key: c.key, recordText: text)
             result.score = (c.score * 1000).rounded() / 1000
             if request.explain { result.explanation = c.explanation }
-            if request.highlight { result.highlights = try highlighter.highlights(result.record, budget: budget) }
+            let marks = try highlighter.marks(result.record, budget: request.highlight ? budget : markBudget)
+            if request.highlight { result.highlights = marks.highlights }
+            if !marks.matchedBy.isEmpty { result.matchedBy = marks.matchedBy }
             return result
         }
         return SearchPage(entities: entities, total: total, totalIsLowerBound: lowerBound, nextCursor: next)

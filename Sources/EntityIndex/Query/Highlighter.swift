@@ -15,12 +15,29 @@ struct Highlighter {
     static let spanOverhead = 40
 
     func highlights(_ record: JSONObject, budget: ResultBudget) throws(EntityIndexError) -> [Highlight] {
+        var tracker = MatchTracker(count: query.terms.count)
+        return try marks(record, budget: budget, tracker: &tracker)
+    }
+
+    /// The spans of `record` the search matched, and how it matched beyond the words as typed (`MatchTracker`).
+    func marks(_ record: JSONObject, budget: ResultBudget) throws(EntityIndexError) -> (
+        highlights: [Highlight], matchedBy: [String]
+    ) {
+        var tracker = MatchTracker(count: query.terms.count)
+        let spans = try marks(record, budget: budget, tracker: &tracker)
+        return (spans, tracker.matchedBy)
+    }
+
+    private func marks(_ record: JSONObject, budget: ResultBudget, tracker: inout MatchTracker)
+        throws(EntityIndexError) -> [Highlight]
+    {
         var spans: [Highlight] = []
         let stems = !stemmed.isEmpty && stemmed.contains(record["type"]?.string ?? "")
         // Linear in the text: the UTF-16 offset is carried from one span to the next, not counted from the start.
         func scan(_ field: String, _ text: String) throws(EntityIndexError) {
             let utf8 = Array(text.utf8)
-            let found = try ranges(text, utf8, stems: stems)
+            tracker.field = field == "title" ? .title : field.hasPrefix("synonyms[") ? .synonym : .other
+            let found = try ranges(text, utf8, stems: stems, tracker: &tracker)
             guard !found.isEmpty else { return }
             var position = 0
             var units = 0
@@ -79,14 +96,23 @@ struct Highlighter {
 
     /// Byte ranges of `text` (whose UTF-8 bytes are `utf8`) matched by any query term.
     func ranges(_ text: String, _ utf8: [UInt8], stems: Bool = false) throws(EntityIndexError) -> [(Int, Int)] {
-        guard utf8.count > Self.pieceBytes else { return try pieceRanges(text, stems: stems) }
+        var tracker = MatchTracker(count: query.terms.count)
+        return try ranges(text, utf8, stems: stems, tracker: &tracker)
+    }
+
+    func ranges(_ text: String, _ utf8: [UInt8], stems: Bool, tracker: inout MatchTracker) throws(EntityIndexError)
+        -> [(Int, Int)]
+    {
+        guard utf8.count > Self.pieceBytes else { return try pieceRanges(text, stems: stems, tracker: &tracker) }
         var result: [(Int, Int)] = []
         var start = 0
         while start < utf8.count {
             var end = min(start + Self.pieceBytes, utf8.count)
             while end < utf8.count, !Self.isCut(utf8, end) { end += 1 }
             let piece = String(decoding: utf8[start..<end], as: UTF8.self)
-            for (from, to) in try pieceRanges(piece, stems: stems) { result.append((from + start, to + start)) }
+            for (from, to) in try pieceRanges(piece, stems: stems, tracker: &tracker) {
+                result.append((from + start, to + start))
+            }
             try StopSignal.check("highlighting the results")
             start = end
         }
@@ -94,15 +120,36 @@ struct Highlighter {
     }
 
     /// Byte ranges of `text` matched by any query term, analyzing it whole.
-    private func pieceRanges(_ text: String, stems: Bool) throws(EntityIndexError) -> [(Int, Int)] {
+    private func pieceRanges(_ text: String, stems: Bool, tracker: inout MatchTracker) throws(EntityIndexError)
+        -> [(Int, Int)]
+    {
         var result: [(Int, Int)] = []
         let utf8 = Array(text.utf8)
-        for (n, word) in TextAnalyzer.words(text, document: true).enumerated() {
+        let words = TextAnalyzer.words(text, document: true)
+        for (n, word) in words.enumerated() {
             if n & 255 == 255 { try StopSignal.check("highlighting the results") }
             var terms: [String] = []
             TextAnalyzer.appendIndexTerms(word, in: utf8, to: &terms)
-            if stems { terms += Stemming.stemTerms(terms) }
-            guard TermList.with(terms, { list in query.terms.contains { $0.match(list) != nil } }) else { continue }
+            let stemmed = stems ? Stemming.stemTerms(terms) : []
+            var hit = false
+            TermList.with(terms) { list in
+                for (t, term) in query.terms.enumerated() {
+                    guard let typos = term.match(list) else { continue }
+                    hit = true
+                    tracker.matched(t, typos > 0 ? .typo : nil)
+                }
+            }
+            if !stemmed.isEmpty {
+                TermList.with(terms + stemmed) { list in
+                    for (t, term) in query.terms.enumerated() where term.stem != nil && term.match(list) == 0 {
+                        if TermList.with(terms, { term.match($0) }) == nil {
+                            hit = true
+                            tracker.matched(t, .stem)
+                        }
+                    }
+                }
+            }
+            guard hit else { continue }
             if case .cjk(let chars) = word {
                 // Mark only the characters of the matched CJK words.
                 var marked = [Bool](repeating: false, count: chars.count)
@@ -133,6 +180,85 @@ struct Highlighter {
                 result.append((word.start, word.end))
             }
         }
+        result += numberRanges(words, utf8, tracker: &tracker)
         return result
+    }
+
+    /// The spans of numbers written in groups that a term matched by their joined digits or national form, which
+    /// no single word holds (`0612345678` marks the whole of `+33 6 12 34 56 78`): from the first group the joined
+    /// form starts at (its `+` included) to the number's end.
+    private func numberRanges(_ words: [Word], _ utf8: [UInt8], tracker: inout MatchTracker) -> [(Int, Int)] {
+        var result: [(Int, Int)] = []
+        var run: [Word] = []
+        func isNumber(_ w: Word) -> Bool { w.tokens.allSatisfy { $0.hasDigit && !$0.hasLetter && !$0.isCJK } }
+        func end() {
+            defer { run.removeAll() }
+            guard run.count > 1 else { return }
+            var codes: [String] = []
+            for k in 0..<(run.count - 1) {
+                var joined: [String] = []
+                TextAnalyzer.appendNumberTerms(Array(run[k...]), in: utf8, terms: &joined, codes: &codes)
+                // Suffixes of this run first (the one from group k is the longest), then national forms (whole run).
+                let whole = k == 0 ? joined : Array(joined.prefix(1)).filter { $0.utf8.count >= 6 }
+                guard !whole.isEmpty else { continue }
+                let found = TermList.with(whole) { list in
+                    query.terms.indices.filter { query.terms[$0].match(list) == 0 }
+                }
+                guard !found.isEmpty else { continue }
+                for t in found { tracker.matched(t, .phone) }
+                let start = run[k].start > 0 && utf8[run[k].start - 1] == 0x2B ? run[k].start - 1 : run[k].start
+                result.append((start, run[run.count - 1].end))
+                return
+            }
+        }
+        for word in words {
+            if !isNumber(word) || (run.last.map { !TextAnalyzer.continuesNumber(utf8, $0.end, word.start) } ?? false) {
+                end()
+            }
+            if isNumber(word) { run.append(word) }
+        }
+        end()
+        return result
+    }
+}
+
+/// How the terms of a search matched one record, field by field: as typed, or only through a typo, a stem, the joined
+/// digits or national form of a number, or the record's synonyms.
+struct MatchTracker {
+    enum Field { case title, synonym, other }
+    enum Way: String { case typo, stem, phone }
+
+    var field = Field.other
+    private var typed: [Bool]
+    private var ways: [Set<String>]
+    private var inTitle: [Bool]
+    private var inSynonym: [Bool]
+
+    init(count: Int) {
+        typed = Array(repeating: false, count: count)
+        ways = Array(repeating: [], count: count)
+        inTitle = typed
+        inSynonym = typed
+    }
+
+    /// Term `t` matched a word of the current field, as typed (`way` nil) or only another way.
+    mutating func matched(_ t: Int, _ way: Way?) {
+        if let way { ways[t].insert(way.rawValue) } else { typed[t] = true }
+        switch field {
+        case .title: inTitle[t] = true
+        case .synonym: inSynonym[t] = true
+        case .other: break
+        }
+    }
+
+    /// `synonym` when a term matched a synonym and not the title; `typo`, `stem`, `phone` for a term that matched
+    /// nowhere as typed; sorted, empty when every term matched as typed.
+    var matchedBy: [String] {
+        var all = Set<String>()
+        for t in typed.indices {
+            if !typed[t] { all.formUnion(ways[t]) }
+            if inSynonym[t] && !inTitle[t] { all.insert("synonym") }
+        }
+        return all.sorted()
     }
 }

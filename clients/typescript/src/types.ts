@@ -122,6 +122,8 @@ export interface Entity<P extends PropertiesOf<P> = Properties>
   explain?: Record<string, unknown>;
   /** The matched spans, with `highlight: true`. */
   highlights?: Highlight[];
+  /** How a search result matched beyond the words as typed; absent when it matched as typed. */
+  matchedBy?: ("phone" | "stem" | "synonym" | "typo")[];
 }
 
 /** Types for a union: one type, or several (`["order", "product"]`) answered as if the index held only them. */
@@ -131,7 +133,7 @@ export type TypeNames = TypeName | TypeName[];
 export type Field =
   | "type" | "id" | "title" | "subtitle" | "synonyms" | "keywords" | "description" | "properties" | "domain"
   | "related" | "rankingHint" | "priority" | "lastUsedAt" | "expiresAt" | "hidden" | "url" | "image"
-  | "score" | "engagement" | "explain" | "highlights"
+  | "score" | "engagement" | "explain" | "highlights" | "matchedBy"
   | `properties.${string}`;
 
 /**
