@@ -125,6 +125,8 @@ extension EntityStore {
             highlighter.stemmed = try stemmedTypes()
         }
         let budget = ResultBudget(limit: maxResultBytes)
+        // A stem, or a number's other written forms (`matchedBy`'s `stem` and `phone`).
+        let mayMatchOtherwise = !highlighter.stemmed.isEmpty || query.raw.hasASCIIDigit
         let entities = try ranked.map { c in
             try recordStatement.bind([.integer(c.rowid)])
             let text =
@@ -134,9 +136,13 @@ extension EntityStore {
             var result = EntityResult(key: c.key, recordText: text)
             result.score = (c.score * 1000).rounded() / 1000
             if request.explain { result.explanation = c.explanation }
-            let marks = try highlighter.marks(result.record, budget: request.highlight ? budget : markBudget)
-            if request.highlight { result.highlights = marks.highlights }
-            if !marks.matchedBy.isEmpty { result.matchedBy = marks.matchedBy }
+            // The record is parsed and scanned only for highlights, or when a word may have matched otherwise than
+            // as typed: every word in the title or the id with no typo, no stem and no digits matched as typed.
+            if request.highlight || mayMatchOtherwise || c.bucket.typos > 0 || c.bucket.attribute > 0 {
+                let marks = try highlighter.marks(result.record, budget: request.highlight ? budget : markBudget)
+                if request.highlight { result.highlights = marks.highlights }
+                if !marks.matchedBy.isEmpty { result.matchedBy = marks.matchedBy }
+            }
             return result
         }
         return SearchPage(entities: entities, total: total, totalIsLowerBound: lowerBound, nextCursor: next)
