@@ -105,6 +105,8 @@ def script(records):
         ("rpc.discover", {}),
         ("spotlight", {"query": 'title == "*widget*"c || price < 10', "fetchAttributes": ["title", "price"]}),
         ("userQuery", {"query": "wid", "maxItems": 3, "maxSuggestions": 3}),
+        ("test", {"cases": [{"name": "an order by its number", "search": {"query": "1042"},
+                             "expect": {"contains": ["order/1042"]}}]}),
         ("delete", {"type": "customer", "domains": ["shop.customers.de"]}),
     ]
 
