@@ -77,15 +77,22 @@ public final class RequestHandler {
 
     /// Runs a typed request.
     public func perform<R: PipeMethod>(_ request: R) throws(EntityIndexError) -> R.Result {
-        store.now = clock()
-        try request.validate()
-        return try request.run(on: store)
+        try store.perform(store.operation(at: clock())) { () throws(EntityIndexError) -> R.Result in
+            try request.validate()
+            return try request.run(on: store)
+        }
     }
 
     /// Runs one pipe request: decodes `params`, runs it and encodes its result.
     public func call(_ method: Method, _ params: JSONValue?) throws(EntityIndexError) -> JSONValue {
-        store.now = clock()
-        return try method.request.respond(to: params, on: store)
+        try call(method, params, operation: store.operation(at: clock()))
+    }
+
+    /// Runs one pipe request under its operation.
+    func call(_ method: Method, _ params: JSONValue?, operation: Operation) throws(EntityIndexError) -> JSONValue {
+        try store.perform(operation) { () throws(EntityIndexError) -> JSONValue in
+            try method.request.respond(to: params, on: store)
+        }
     }
 
     /// Runs one pipe request by method name.
@@ -110,10 +117,9 @@ extension RequestHandler: MethodRunner {
     public func run(_ method: Method, _ params: JSONValue?, room: Int) throws(EntityIndexError) -> JSONValue {
         try prepare(for: method)
         // The engine stops reading records once they alone would pass the room left for the response.
-        let recordBudget = store.maxResultBytes
-        store.maxResultBytes = max(0, min(recordBudget, room))
-        defer { store.maxResultBytes = recordBudget }
-        return try call(method, params)
+        var operation = store.operation(at: clock())
+        operation.maxResultBytes = max(0, min(operation.maxResultBytes, room))
+        return try call(method, params, operation: operation)
     }
 
     public func idle() { noticeReplacement() }

@@ -125,14 +125,14 @@ final class ServeRunner: MethodRunner {
         let store = handler.store
         let limit = store.maxSpotlightScanBytes
         let room = max(0, spotlightRoom)
-        store.maxSpotlightScanBytes = room
-        store.resetSpotlightScan()
-        defer {
-            spotlightRoom -= store.spotlightScannedBytes
-            store.maxSpotlightScanBytes = limit
-        }
+        var operation = store.operation
+        operation.maxSpotlightScanBytes = room
         do {
-            return try body()
+            return try store.perform(operation) { () throws(EntityIndexError) -> JSONValue in
+                store.resetSpotlightScan()
+                defer { spotlightRoom -= store.spotlightScannedBytes }
+                return try body()
+            }
         } catch  where error.code == .resourceExhausted && room < limit {
             // Past the room the request's earlier queries left: say so, not "the most one query may read".
             throw EntityIndexError(

@@ -41,7 +41,7 @@ import Testing
 
     @Test func aResultOverTheRecordBudgetIsResourceExhausted() throws {
         let s = try server()
-        s.handler!.store.maxResultBytes = 20_000
+        s.handler!.store.operation.maxResultBytes = 20_000
         let r = try #require(
             s.handle(line: Array(#"{"jsonrpc":"2.0","id":1,"method":"all","params":{"type":"task","limit":300}}"#.utf8))
         )

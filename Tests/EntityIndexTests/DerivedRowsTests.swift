@@ -168,7 +168,7 @@ import Testing
 
     @Test func expiredEntitiesTakeTheirRelations() throws {
         let store = try Self.seeded()
-        store.now = Timestamp.parse("2026-03-04T00:00:00Z")!
+        store.operation.now = Timestamp.parse("2026-03-04T00:00:00Z")!
         _ = try store.ingest([Self.rec("customer", "c3")])
         #expect(try store.get(type: "order", ids: ["o3"]).isEmpty)
         try Self.check(store, "purged")

@@ -291,7 +291,7 @@ struct RandomWrites {
             return "delete domain: \(domain)"
         case 77..<87:
             // Past some expiry dates; the next write (a delete of nothing) purges.
-            store.now += Int64.random(in: 6...48, using: &rng) * 3_600_000
+            store.operation.now += Int64.random(in: 6...48, using: &rng) * 3_600_000
             _ = try store.delete(DeleteRequest(type: "none"))
             let expired = live.count - (try stored(store)).count
             purged += expired

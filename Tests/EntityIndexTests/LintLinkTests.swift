@@ -1,7 +1,8 @@
-import EntityIndex
 import JSON
 import TestSupport
 import Testing
+
+@testable import EntityIndex
 
 /// `broken-link` and `duplicate-key`: links to entities nobody holds, and one entity pushed twice.
 @Suite struct LintLinkTests {
@@ -85,7 +86,7 @@ import Testing
         ])
         #expect(findings(try lint(store, nil), .brokenLink).isEmpty)
         _ = try store.delete(DeleteRequest(type: "contact", ids: ["k1"]))
-        store.now = Timestamp.parse("2026-03-11T00:00:00Z")!  // k2 has expired
+        store.operation.now = Timestamp.parse("2026-03-11T00:00:00Z")!  // k2 has expired
         let report = try lint(store, nil)
         let broken = findings(report, .brokenLink)
         #expect(

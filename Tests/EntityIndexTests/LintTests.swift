@@ -1,7 +1,8 @@
-import EntityIndex
 import JSON
 import TestSupport
 import Testing
+
+@testable import EntityIndex
 
 /// Each lint code on a record set that triggers it and on sets that must not.
 @Suite struct LintTests {
@@ -77,7 +78,7 @@ import Testing
             rec("task", "a", "Alpha"), rec("task", "b", "Beta"),
             rec("task", "c", "Gamma", [("expiresAt", "2026-04-02T09:00:00Z")]),
         ])
-        store.now = Timestamp.parse("2026-03-28T09:00:00Z")!  // the month ends on 2026-04-02
+        store.operation.now = Timestamp.parse("2026-03-28T09:00:00Z")!  // the month ends on 2026-04-02
         let index = try lint(store, nil)
         #expect(at(index, .willExpire) == ["task/a", "task/b"], "c sets its own expiresAt")
         #expect(findings(index, .willExpire).first?.message.contains("2026-04-02") == true)

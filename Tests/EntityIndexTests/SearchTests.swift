@@ -284,7 +284,7 @@ import Testing
             TestSupport.record("item", "e", "Secret map", [("expiresAt", "2026-03-05T00:00:00Z")]),
         ])
         #expect(try ids(store, "secret") == ["e"])
-        store.now = Timestamp.parse("2026-03-06T00:00:00Z")!
+        store.operation.now = Timestamp.parse("2026-03-06T00:00:00Z")!
         #expect(try ids(store, "secret").isEmpty)
     }
 

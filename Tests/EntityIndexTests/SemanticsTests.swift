@@ -1,7 +1,8 @@
-import EntityIndex
 import JSON
 import TestSupport
 import Testing
+
+@testable import EntityIndex
 
 @Suite struct SemanticsTests {
     func rec(_ id: String, _ extra: [(String, JSONValue)] = []) -> JSONValue {
@@ -23,7 +24,7 @@ import Testing
         ])
         #expect(try store.donate(type: "task", id: "donated"))
         #expect(try store.donate(type: "task", id: "donated") == false, "a repeat inside the window counts once")
-        store.now += 10 * 60 * 1000
+        store.operation.now += 10 * 60 * 1000
         #expect(try store.donate(type: "task", id: "donated"))
         let ids = try store.suggest(type: "task", limit: 10).map(\.key.id)
         #expect(ids == ["important", "donated", "used", "hinted", "low"])
@@ -271,17 +272,17 @@ import Testing
     @Test func expiryDefaultsToAMonthAndIsRenewed() throws {
         let store = try TestSupport.store(now: "2026-03-02T09:00:00Z")
         _ = try store.ingest([rec("1"), rec("2", [("expiresAt", "2026-03-05T00:00:00Z")])])
-        store.now = Timestamp.parse("2026-03-10T00:00:00Z")!
+        store.operation.now = Timestamp.parse("2026-03-10T00:00:00Z")!
         #expect(try store.get(type: "task", ids: ["1", "2"]).map(\.key.id) == ["1"])
         let stats = try store.stats()
         #expect(stats.all.expired == 1)
-        store.now = Timestamp.parse("2026-03-30T00:00:00Z")!
+        store.operation.now = Timestamp.parse("2026-03-30T00:00:00Z")!
         #expect(try store.stats().all.expiringSoon == 1, "expires 2026-04-02, within 7 days")
         #expect(try store.ingest([rec("1")]).unchanged == 1)
-        store.now = Timestamp.parse("2026-04-20T00:00:00Z")!
+        store.operation.now = Timestamp.parse("2026-04-20T00:00:00Z")!
         #expect(
             try store.get(type: "task", ids: ["1"]).map(\.key.id) == ["1"], "an unchanged re-ingest renews the month")
-        store.now = Timestamp.parse("2026-05-01T00:00:00Z")!
+        store.operation.now = Timestamp.parse("2026-05-01T00:00:00Z")!
         #expect(try store.get(type: "task", ids: ["1"]).isEmpty)
         _ = try store.ingest([TestSupport.record("note", "x", "x")])
         #expect(try store.stats().all.expired == 0, "a write purges expired entities")

@@ -18,8 +18,10 @@ public final class EntityStore {
     /// The store has let go of its file, which the path no longer names (see `letGoIfReplaced`): open the path
     /// again for what is there now.
     public internal(set) var isDetached = false
-    /// The clock: fixed by `--now`, else the wall clock at open.
-    public var now: Int64
+    /// The request being answered (`perform`), or between requests the store's standing clock and bounds.
+    public internal(set) var operation: Operation
+    /// The clock of the request: fixed by `--now`, else the wall clock when it arrived (at open, between requests).
+    public var now: Int64 { operation.now }
     /// Changes made between `batch.begin` and `batch.end` are held in an open transaction.
     var batchOpen = false
     /// The file could not be written by this process: it is opened read-only, leaving no file behind.
@@ -31,10 +33,10 @@ public final class EntityStore {
     let identity: DatabaseFile.Identity?
     /// Whether every derived index was made by this entityidx (if not, the first write rebuilds those that were not).
     public internal(set) var indexesAreCurrent = true
-    /// The most bytes of stored records one request may return (see `ResultBudget`).
-    public var maxResultBytes = EntityStore.defaultMaxResultBytes
-    /// The most text one Core Spotlight query may compare (see `SpotlightBudget`).
-    public var maxSpotlightScanBytes = EntityStore.defaultMaxSpotlightScanBytes
+    /// The most bytes of stored records the request may return (see `ResultBudget`).
+    public var maxResultBytes: Int { operation.maxResultBytes }
+    /// The most text the request's Core Spotlight queries may compare (see `SpotlightBudget`).
+    public var maxSpotlightScanBytes: Int { operation.maxSpotlightScanBytes }
     /// What the running Core Spotlight query has compared so far.
     let spotlightBudget = SpotlightBudget()
     /// The vocabulary's words in memory, for the Core Spotlight forms that look for words holding a run.
@@ -59,7 +61,7 @@ public final class EntityStore {
         replacedFileWait: Double? = nil, onRebuild: ((Int) -> Void)? = nil
     ) throws(EntityIndexError) {
         self.path = path
-        self.now = now
+        operation = Operation(now: now)
         self.onRebuild = onRebuild
         let file = try DatabaseFile(path: path)
         isReadOnly = file.readOnly

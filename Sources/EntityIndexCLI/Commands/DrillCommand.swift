@@ -43,7 +43,6 @@ struct DrillCommand: Command {
     func run(_ context: CommandContext) throws -> Int32 {
         let records = try RecordFile(path).records
         let store = try context.store()
-        store.now = context.now()
         let report = try store.drill(restore: records, type: type)
         context.emit(DrillMethod.self, report) { report in
             context.print(

@@ -37,7 +37,6 @@ struct ExportCommand: Command {
     func run(_ context: CommandContext) throws -> Int32 {
         try context.check(types: types)
         let store = try context.store()
-        store.now = context.now()
         guard let output else {
             let writer = BufferedWriter { chunk throws(EntityIndexError) in
                 context.output(String(decoding: chunk, as: UTF8.self))

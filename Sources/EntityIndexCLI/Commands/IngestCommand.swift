@@ -88,7 +88,13 @@ struct IngestCommand: Command {
         guard fd >= 0 else { throw EntityIndexError(.io, "cannot read \(path): \(openError ?? "unknown error")") }
         defer { Platform.closeFile(fd) }
         let store = try context.store()
-        store.now = context.now()
+        // Each round of --watch is a request of its own, at its own clock.
+        return try store.perform(store.operation(at: context.now())) { try ingest(fd, into: store, context) }
+    }
+
+    private func ingest(_ fd: Int32, into store: EntityStore, _ context: CommandContext) throws -> (
+        IngestCounts, Double
+    ) {
         if clientState != nil { try store.beginBatch() }
         let ingestion: Ingestion
         do {

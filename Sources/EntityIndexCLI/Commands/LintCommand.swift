@@ -41,7 +41,6 @@ struct LintCommand: Command {
     func run(_ context: CommandContext) throws -> Int32 {
         let records = try path.map { path throws(EntityIndexError) in try RecordFile(path).records }
         let store = try context.store()
-        store.now = context.now()
         let report = try store.lint(LintRequest(records: records, withinDays: within))
         context.emit(LintMethod.self, report) { report in
             for (code, count) in report.counts {

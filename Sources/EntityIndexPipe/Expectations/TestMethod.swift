@@ -43,7 +43,6 @@ public struct TestMethod: PipeMethod {
 
     public func run(on store: EntityStore) throws(EntityIndexError) -> ExpectationReport {
         let clock = now ?? store.now
-        defer { store.now = clock }
         let runner = ExpectationRunner(store: store, now: { clock }, timeout: nil)
         return ExpectationReport(cases.map { runner.run($0, file: "") })
     }

@@ -87,7 +87,7 @@ import Testing
     /// error says what to change. The budget, not the number of comparisons, bounds what the query reads.
     @Test func orredScansShareOneBudget() throws {
         let store = try Self.corpus(200)  // about 1 KB each: 200 KB a scan
-        store.maxSpotlightScanBytes = 1 << 20
+        store.operation.maxSpotlightScanBytes = 1 << 20
         #expect(try store.spotlight(SpotlightRequest(query: #"textContent == "*N17"cd"#)).map(\.key.id) == ["17"])
         #expect(try store.spotlight(SpotlightRequest(query: #"textContent == "n17"w"#)).map(\.key.id) == ["17"])
         for count in [8, 100, 512] {
@@ -102,7 +102,7 @@ import Testing
         // The next query starts with a budget of its own.
         #expect(try store.spotlight(SpotlightRequest(query: #"textContent == "n3"w"#)).map(\.key.id) == ["3"])
         // With the default budget, the eight comparisons are answered.
-        store.maxSpotlightScanBytes = EntityStore.defaultMaxSpotlightScanBytes
+        store.operation.maxSpotlightScanBytes = EntityStore.defaultMaxSpotlightScanBytes
         let eight = (0..<8).map { #"textContent == "*n\#($0)"cd"# }.joined(separator: " || ")
         #expect(try store.spotlight(SpotlightRequest(query: eight)).count == 8)
     }

@@ -191,7 +191,7 @@ import Testing
             TestSupport.json(#"{"type":"a","id":"gone","title":"X","expiresAt":"2026-03-04T16:00:00Z"}"#),
             TestSupport.json(#"{"type":"b","id":"other","title":"X"}"#),
         ])
-        store.now = Timestamp.parse("2026-03-05T00:00:00Z")!
+        store.operation.now = Timestamp.parse("2026-03-05T00:00:00Z")!
         #expect(try Self.ids(#"title == "X""#, store: store) == ["hidden", "other"])
         #expect(try store.spotlight(SpotlightRequest(query: #"title == "X""#, type: "b")).map(\.key.id) == ["other"])
         #expect(try store.spotlight(SpotlightRequest(query: #"title == "X""#, limit: 1)).map(\.key.id) == ["hidden"])
