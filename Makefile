@@ -153,6 +153,14 @@ bench: release bench-venv
 		$(if $(filter long,$(DEBIAN_VARIANTS)),--real $(DEBIAN_CORPUS)) \
 		$(if $(filter short,$(DEBIAN_VARIANTS)),--real $(DEBIAN_SHORT_CORPUS)) \
 		--tantivy scripts/tantivy-peer.py --python $(BENCH_VENV)/bin/python --binary $(BIN) --out docs
+	@if [ "$(BENCH_CORPUS)" != synthetic ]; then \
+		python3 scripts/debian-expectations.py --records $(DEBIAN_SHORT_CORPUS) --out .build/debian-corpus/expectations.json && \
+		$(BIN) test .build/debian-corpus/expectations.json --records $(DEBIAN_SHORT_CORPUS) --format json \
+			> .build/debian-corpus/expectations-report.json; \
+		python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); \
+print("entityidx test: %d cases on Debian'"'"'s package list in %.1f s (%.1f ms a case): %d passed, %d failed, %d wrong" % \
+(len(r["cases"]), sum(c["seconds"] for c in r["cases"]), 1000 * sum(c["seconds"] for c in r["cases"]) / len(r["cases"]), \
+r["passed"], r["failed"], r["wrong"]))' .build/debian-corpus/expectations-report.json; fi
 
 # The Core Spotlight query forms (`spotlight`) on Debian's package list, p50/p99 per form; writes its own section of
 # docs/benchmarks.md (make bench keeps it). Builds the corpus as make bench does when it is missing.
