@@ -61,7 +61,7 @@ extension PipeSchema {
         "type": {"$ref": "#/$defs/typeName"}, "id": {"type": "string"}, "title": {"type": "string"},
         "score": {"type": "number"}, "engagement": {"type": "number"},
         "explain": {"type": "object"}, "highlights": {"type": "array", "items": {"type": "object", "required": ["field", "start", "end", "text"]}},
-        "matchedBy": {"type": "array", "items": {"enum": ["phone", "stem", "synonym", "typo"]}, "description": "search: how the entity matched beyond the words as typed; absent when it matched as typed"}
+        "matchedBy": {"type": "array", "items": {"enum": ["joined", "phone", "split", "stem", "synonym", "typo"]}, "description": "search: how the entity matched beyond the words as typed; absent when it matched as typed"}
       }
     },
     "selectedEntity": {

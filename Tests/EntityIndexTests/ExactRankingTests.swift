@@ -107,6 +107,13 @@ import Testing
     /// has it (the last one, while typing, as the start of a term), and ties break by rankingHint (in tenths),
     /// priority (clamped to ±31), the day of lastUsedAt, fewer title words, then the newer entity.
     static func reference(_ all: [Entity], words: [String], typing: Bool, types: [String], limit: Int) -> [String] {
+        ranked(all, words: words, typing: typing, types: types).sorted { $0.key.lexicographicallyPrecedes($1.key) }
+            .prefix(limit).map(\.id)
+    }
+
+    /// Every match of `words` with its sort key (the tiers of `reference`), unsorted.
+    static func ranked(_ all: [Entity], words: [String], typing: Bool, types: [String]) -> [(key: [Int64], id: String)]
+    {
         let rank = [0, 1, 2, 3, 4, 0]
         func matches(_ word: String, _ terms: [String], last: Bool, whole: Bool = false) -> Bool {
             terms.contains { $0 == word || (last && typing && !whole && $0.hasPrefix(word)) }
@@ -151,7 +158,7 @@ import Testing
                     ], e.key
                 ))
         }
-        return ranked.sorted { $0.key.lexicographicallyPrecedes($1.key) }.prefix(limit).map(\.id)
+        return ranked
     }
 
     /// Adjacency, inside the title tier's `words` and `prefix` steps of a query of several words: 1 when no run of

@@ -138,7 +138,14 @@ extension EntityStore {
             if request.explain { result.explanation = c.explanation }
             // The record is parsed and scanned only for highlights, or when a word may have matched otherwise than
             // as typed: every word in the title or the id with no typo, no stem and no digits matched as typed.
-            if request.highlight || mayMatchOtherwise || c.bucket.typos > 0 || c.bucket.attribute > 0 {
+            if let rewrite = c.rewrite {
+                // Found with a word split or two joined: marked as the words it was found by.
+                var marker = highlighter
+                marker.query = rewrite.query
+                let marks = try marker.marks(result.record, budget: request.highlight ? budget : markBudget)
+                if request.highlight { result.highlights = marks.highlights }
+                result.matchedBy = (marks.matchedBy + [rewrite.kind.rawValue]).sorted()
+            } else if request.highlight || mayMatchOtherwise || c.bucket.typos > 0 || c.bucket.attribute > 0 {
                 let marks = try highlighter.marks(result.record, budget: request.highlight ? budget : markBudget)
                 if request.highlight { result.highlights = marks.highlights }
                 if !marks.matchedBy.isEmpty { result.matchedBy = marks.matchedBy }

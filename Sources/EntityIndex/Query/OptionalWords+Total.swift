@@ -11,6 +11,11 @@ extension EntityStore {
     /// word matches every entity the passes between match as typed, so that a common word reaches the bound at once.
     func countMatches(_ passes: inout WordPasses, conditions: SQLFragment, everyDocumentVisible: Bool) throws -> Int {
         guard passes.count > 1 else {
+            if passes.phases[0] == .rewrites {
+                let rewrites = try passes.rewrites(Array(passes.base.terms.indices), store: self)
+                let found = try rewriteCandidates(rewrites, conditions: conditions, limit: Self.maxExactTotal + 1)
+                return min(found.count, Self.maxExactTotal + 1)
+            }
             return try countMatches(
                 passes.query, phase: passes.phases[0], conditions: conditions,
                 everyDocumentVisible: everyDocumentVisible)
@@ -22,6 +27,11 @@ extension EntityStore {
             let limit = bound + union.count
             if pass < passes.phases.count {
                 let phase = passes.phases[pass]
+                if phase == .rewrites {
+                    let rewrites = try passes.rewrites(kept, store: self)
+                    union.formUnion(try rewriteCandidates(rewrites, conditions: conditions, limit: limit))
+                    continue
+                }
                 let query = phase == .words ? passes.base.keeping(kept) : passes.withVariants(kept)
                 union.formUnion(try passCandidates(query, phase, conditions: conditions, limit: limit))
             } else {
@@ -41,6 +51,9 @@ extension EntityStore {
         let typed = passes.base.keeping(kept)
         let words = try passCandidates(typed, .words, conditions: conditions, limit: limit)
         guard words.isEmpty else { return words }
+        let rewrites = try passes.rewrites(kept, store: self)
+        let rewritten = try rewriteCandidates(rewrites, conditions: conditions, limit: limit)
+        guard rewritten.isEmpty else { return rewritten }
         if typed.terms.contains(where: { $0.typoBudget > 0 }) {
             let query = try passes.expandTypos(kept, store: self)
             if query.terms.contains(where: { !$0.variants.isEmpty }) {

@@ -39,6 +39,8 @@ struct WordPasses {
     private var dropOrder: [Int]?
     /// The variants of each term whose typos were looked up (by index in `base.terms`).
     private var variants: [Int: (plain: [TypoVariant], parts: [[TypoVariant]])] = [:]
+    /// The rewrites of each set of kept terms looked up (`WordRewrites`), by those terms.
+    private var rewritesOf: [[Int]: [WordRewrite]] = [:]
 
     init(_ query: SearchQuery, matching: WordMatching) {
         base = query
@@ -94,6 +96,21 @@ struct WordPasses {
         return query
     }
 
+    /// The split and joined forms of the words at `kept` (`WordRewrites`), looked up once, each ready to search
+    /// (its long prefix expanded, its stems added as the query's were).
+    mutating func rewrites(_ kept: [Int], store: EntityStore) throws -> [WordRewrite] {
+        if let found = rewritesOf[kept] { return found }
+        var finder = WordRewrites(db: store.db)
+        var found = try finder.rewrites(base.keeping(kept))
+        let stemmed = base.terms.contains { $0.stem != nil }
+        for i in found.indices {
+            try PrefixExpansion.expand(&found[i].query.terms, db: store.db)
+            if stemmed { found[i].query.addStems() }
+        }
+        rewritesOf[kept] = found
+        return found
+    }
+
     /// Looks up the typo variants of the terms at `kept` not looked up yet (in `store`'s vocabulary: a walk, see
     /// `typoVocabulary`), and returns their query with them.
     mutating func expandTypos(_ kept: [Int], store: EntityStore) throws -> SearchQuery {
@@ -136,14 +153,14 @@ extension EntityStore {
         var found = Set<Int64>()
         for pass in 0..<passes.count where results.count < limit {
             let kept = try passes.kept(pass, db: db)
-            let (topK, phase) = try rankPass(
+            let (topK, phase, rewritten) = try rankPass(
                 &passes, kept, limit: limit - results.count, excluding: found, conditions: conditions)
             passes.phases.append(phase)
             if passes.count == 1, phase == .words {
                 if topK.acceptedEveryMatch { passes.everyMatch = topK.accepted.count }
                 passes.unconditionedMatches = topK.unconditionedMatches
             }
-            for var ranked in Ranker.top(topK.accepted, limit: limit) {
+            for var ranked in Ranker.top(phase == .rewrites ? rewritten : topK.accepted, limit: limit) {
                 if passes.matching != .all {
                     ranked.queryWords = passes.base.terms.count
                     ranked.droppedWords = pass
@@ -160,7 +177,7 @@ extension EntityStore {
     /// that a pass falls back only when its words really match nothing.
     private func rankPass(
         _ passes: inout WordPasses, _ kept: [Int], limit: Int, excluding: Set<Int64>, conditions: SQLFragment
-    ) throws -> (topK: TopK, phase: SearchPhase) {
+    ) throws -> (topK: TopK, phase: SearchPhase, rewritten: [Ranker.Ranked]) {
         var query = passes.withVariants(kept)
         // The words as typed first: variants an earlier pass looked up wait for this pass's own fallback.
         let typed = passes.base.keeping(kept)
@@ -171,17 +188,26 @@ extension EntityStore {
             return try passCandidates(phase == .words ? typed : query, phase, conditions: conditions, limit: 1).isEmpty
         }
         try topK.run()
-        guard try nothing(.words) else { return (topK, .words) }
+        guard try nothing(.words) else { return (topK, .words, []) }
+        // A word split or two joined, as typed otherwise (`WordRewrites`), before any typo.
+        let rewrites = try passes.rewrites(kept, store: self)
+        if !rewrites.isEmpty {
+            let rewritten = try rankRewrites(rewrites, limit: limit, excluding: excluding, conditions: conditions)
+            if !rewritten.isEmpty { return (topK, .rewrites, rewritten) }
+            if !excluding.isEmpty, try !rewriteCandidates(rewrites, conditions: conditions, limit: 1).isEmpty {
+                return (topK, .rewrites, [])
+            }
+        }
         if query.terms.contains(where: { $0.typoBudget > 0 }) {
             query = try passes.expandTypos(kept, store: self)
             if query.terms.contains(where: { !$0.variants.isEmpty }) {
                 topK.query = query
                 try topK.runTypos()
-                guard try nothing(.typos) else { return (topK, .typos) }
+                guard try nothing(.typos) else { return (topK, .typos, []) }
             }
         }
         try topK.runFragments()
-        return (topK, .fragments)
+        return (topK, .fragments, [])
     }
 
     /// The vocabulary for a typo walk: from the second walk of this store on, its copy in memory.

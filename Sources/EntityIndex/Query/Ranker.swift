@@ -109,6 +109,8 @@ struct Ranker {
         /// Whether adjacency ranks this entity's bucket (`Ranker.adjacencyRanks`): its score then keeps a step for
         /// it.
         var adjacencyRanks = false
+        /// Found only with a word split or two joined (`WordRewrites`): the query its tiers are of.
+        var rewrite: WordRewrite?
 
         /// Ranking order: more of the query's words, the bucket, then the document rank (a higher document id
         /// first).
@@ -135,9 +137,12 @@ struct Ranker {
             // With optional words, first the words matched of the query's (`2/3`).
             let words: [(String, JSONValue)] =
                 queryWords > 0 ? [("words", .string("\(queryWords - droppedWords)/\(queryWords)"))] : []
+            // Found with a word split or two joined: which, as `"split": "oatmilk → oat milk"`.
+            let rewritten: [(String, JSONValue)] =
+                rewrite.map { [($0.kind.rawValue, .string($0.from + " → " + $0.to))] } ?? []
             return .object(
                 JSONObject(
-                    words + [
+                    words + rewritten + [
                         ("exactId", .bool(bucket.exact == 0)), ("insideCode", .bool(bucket.fragment == 1)),
                         ("typos", JSONValue(bucket.typos)),
                         ("attribute", JSONValue(bucket.attribute)),

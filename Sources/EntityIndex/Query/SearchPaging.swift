@@ -150,6 +150,7 @@ extension EntityStore {
         switch phase {
         case .words: ("search", query.terms.map { $0.expression(maxTypos: 0) }.joined(separator: " AND "))
         case .typos: ("search", query.terms.map { $0.expression() }.joined(separator: " AND "))
+        case .rewrites: nil  // each rewrite's words, as typed (`rewriteCandidates`)
         case .fragments:
             query.terms.count == 1 && query.searchesCodes
                 ? ("search_code", "\"" + query.idKey.replacingAll("\"", "\"\"") + "\"") : nil
@@ -174,8 +175,8 @@ extension EntityStore {
     }
 }
 
-/// Which of a search's passes found its results: words as typed (or prefixes), words with typos, or a fragment
-/// inside a code. Each runs only when the one before found nothing.
+/// Which of a search's passes found its results: words as typed (or prefixes), a word split or two joined
+/// (`WordRewrites`), words with typos, or a fragment inside a code. Each runs only when the one before found nothing.
 enum SearchPhase {
-    case words, typos, fragments
+    case words, rewrites, typos, fragments
 }

@@ -123,7 +123,7 @@ export interface Entity<P extends PropertiesOf<P> = Properties>
   /** The matched spans, with `highlight: true`. */
   highlights?: Highlight[];
   /** How a search result matched beyond the words as typed; absent when it matched as typed. */
-  matchedBy?: ("phone" | "stem" | "synonym" | "typo")[];
+  matchedBy?: ("joined" | "phone" | "split" | "stem" | "synonym" | "typo")[];
 }
 
 /** Types for a union: one type, or several (`["order", "product"]`) answered as if the index held only them. */
