@@ -149,6 +149,61 @@ function card(entity, rank, request) {
 let timer;
 let inFlight;
 
+/** The filters the chips added: a type, and property values (each an `eq` filter, all of which must hold). */
+let activeType = null;
+let activeFilters = [];
+
+/** The facet names typed in the box, each once. */
+function facetNames() {
+  return [...new Set($("facet-names").value.split(",").map((s) => s.trim()).filter((s) => s !== ""))];
+}
+
+/** Shows the active filters, each a chip that removes itself. */
+function showActive() {
+  const chips = [];
+  const chip = (label, remove) => {
+    const button = element("button", "chip active", `${label} ×`);
+    button.type = "button";
+    button.title = "Remove this filter";
+    button.addEventListener("click", () => { remove(); update(); });
+    return button;
+  };
+  if (activeType !== null) chips.push(chip(`type: ${activeType}`, () => { activeType = null; }));
+  for (const f of activeFilters) {
+    chips.push(chip(`${f.property}: ${f.value}`, () => { activeFilters = activeFilters.filter((g) => g !== f); }));
+  }
+  $("active").replaceChildren(...chips);
+}
+
+/** Shows a search's facets: per facet, a chip per value with its count; clicking one filters by that value. */
+function showFacets(found) {
+  const rows = [];
+  for (const [name, facet] of Object.entries(found?.facets || {})) {
+    const row = element("p", "facet");
+    row.append(element("span", "muted", `${name}: `));
+    for (const { value, count } of facet.values) {
+      const bound = found.facetsAreLowerBounds ? "+" : "";
+      const button = element("button", "chip", `${String(value)} ${count}${bound}`);
+      button.type = "button";
+      button.title = `Only the matches whose ${name} is ${JSON.stringify(value)}`;
+      // `domain` has no filter: its chips only count.
+      if (name === "domain") button.disabled = true;
+      button.addEventListener("click", () => {
+        if (name === "type") activeType = String(value);
+        else activeFilters = activeFilters.concat([{ property: name, value }]);
+        update();
+      });
+      row.append(button, " ");
+    }
+    const notes = [];
+    if (facet.otherValues > 0) notes.push(`${facet.otherValues} more`);
+    if (facet.missing > 0) notes.push(`${facet.missing} without`);
+    if (notes.length) row.append(element("span", "muted", `(${notes.join("; ")})`));
+    rows.push(row);
+  }
+  $("facets").replaceChildren(...rows);
+}
+
 /** Shows the results of the query in the box: one request at a time, the one before given up, and an answer that
  * comes after a newer request was sent is never drawn. */
 async function update() {
@@ -162,6 +217,7 @@ async function update() {
     let entities;
     let suggestions = [];
     let total = "";
+    let facetsFound = null;
     // The request as an expectation case writes it: what the page asks, without what only the page shows.
     let request;
     if (query.trim() === "") {
@@ -170,16 +226,25 @@ async function update() {
     } else {
       const explain = $("explain").checked;
       const matching = $("matching").value;
-      request = ["search", matching === "all" ? { query } : { query, matching }];
+      const narrowed = {};
+      if (activeType !== null) narrowed.type = activeType;
+      if (activeFilters.length) {
+        narrowed.filters = activeFilters.map((f) => ({ property: f.property, op: "eq", value: f.value }));
+      }
+      request = ["search", matching === "all" ? { query, ...narrowed } : { query, matching, ...narrowed }];
+      const facets = facetNames();
       const [found, user] = await rpc([
-        ["search", { query, limit: 20, highlight: true, explain, matching }],
+        ["search", { query, limit: 20, highlight: true, explain, matching, ...narrowed, ...(facets.length ? { facets } : {}) }],
         ["userQuery", { query, maxItems: 0, maxSuggestions: 5 }],
       ], controller.signal);
       entities = found.entities;
       total = `${found.total}${found.totalIsLowerBound ? "+" : ""}`;
       suggestions = user.suggestions;
+      facetsFound = found;
     }
     if (ticket !== latest) return;
+    showActive();
+    showFacets(facetsFound);
     $("results").replaceChildren(...entities.map((entity, i) => card(entity, i + 1, request)));
     $("suggestions").replaceChildren(...suggestions.map((s) => {
       const item = element("li");
@@ -239,6 +304,7 @@ async function checkIndex() {
 $("query").addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(update, typingPause); });
 $("explain").addEventListener("change", update);
 $("matching").addEventListener("change", update);
+$("facet-names").addEventListener("change", update);
 $("search-form").addEventListener("submit", (event) => { event.preventDefault(); update(); });
 $("check").addEventListener("click", checkIndex);
 $("copy-pins").addEventListener("click", copyPins);

@@ -50,6 +50,11 @@ public struct CommandSpec: Sendable {
     }
 
     /// `--fields`, for the commands that return entities.
+    static let facetOption = (
+        "facet=",
+        "count every match's values of this property, or of type or domain, shown after the results (repeatable)"
+    )
+
     static let fieldsOption = (
         "fields=",
         "only these fields of each entity, comma-separated: title,subtitle,properties.total (type and id always)"

@@ -127,6 +127,24 @@ enum Output {
         "\(number(n)) \(n == 1 ? singular : plural)"
     }
 
+    /// The facets of a result after its entities: per facet, each value and its count, most held first, then how
+    /// many other values and how many matches without a value.
+    static func facets(_ counts: FacetCounts?, in context: CommandContext) {
+        guard let counts else { return }
+        context.print("")
+        let counted = (counts.isLowerBound ? "the first " : "") + count(counts.counted, "match", "matches")
+        context.print("facets of \(counted)\(counts.isLowerBound ? " (counts are lower bounds)" : ""):")
+        for facet in counts.facets {
+            var line = facet.values.map { "\(flat(display($0.value))) \(number($0.count))" }.joined(separator: ", ")
+            if line.isEmpty { line = "(no values)" }
+            var notes: [String] = []
+            if facet.otherValues > 0 { notes.append(Self.count(facet.otherValues, "more value", "more values")) }
+            if facet.missing > 0 { notes.append("\(number(facet.missing)) without") }
+            if !notes.isEmpty { line += " (" + notes.joined(separator: "; ") + ")" }
+            context.print("  \(facet.name): \(line)")
+        }
+    }
+
     /// A number as the pipe writes it (`12.5`, `3`).
     static func decimal(_ v: Double) -> String { JSONNumber(v).text }
 }

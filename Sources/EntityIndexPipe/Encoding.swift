@@ -57,7 +57,36 @@ extension EntityPage {
     public var json: JSONValue {
         var o = JSONObject([("entities", .array(entities.map(\.json)))])
         if let nextCursor { o["nextCursor"] = .string(nextCursor) }
+        if let facets { facets.add(to: &o) }
         return .object(o)
+    }
+}
+
+extension FacetCounts {
+    /// Adds `"facets": {name: {"values": [{"value", "count"}], "otherValues", "missing"}}`, `"facetsCounted": n` and,
+    /// past the bound, `"facetsAreLowerBounds": true` to a result.
+    func add(to o: inout JSONObject) {
+        o["facets"] = .object(
+            JSONObject(
+                facets.map { facet in
+                    (
+                        facet.name,
+                        .object(
+                            JSONObject([
+                                (
+                                    "values",
+                                    .array(
+                                        facet.values.map {
+                                            .object(JSONObject([("value", $0.value), ("count", JSONValue($0.count))]))
+                                        }
+                                    )
+                                ),
+                                ("otherValues", JSONValue(facet.otherValues)), ("missing", JSONValue(facet.missing)),
+                            ]))
+                    )
+                }))
+        o["facetsCounted"] = JSONValue(counted)
+        if isLowerBound { o["facetsAreLowerBounds"] = .bool(true) }
     }
 }
 
@@ -67,6 +96,7 @@ extension SearchPage {
         var o = JSONObject([("entities", .array(entities.map(\.json))), ("total", JSONValue(total))])
         if totalIsLowerBound { o["totalIsLowerBound"] = .bool(true) }
         if let nextCursor { o["nextCursor"] = .string(nextCursor) }
+        if let facets { facets.add(to: &o) }
         return .object(o)
     }
 }

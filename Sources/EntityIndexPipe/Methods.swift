@@ -38,7 +38,7 @@ extension GetRequest: PipeMethod {
 extension SearchRequest: PipeMethod {
     public static let method = Method.search
     public static let parameters = [
-        "query", "type", "limit", "filters", "explain", "highlight", "cursor", "fields", "matching",
+        "query", "type", "limit", "filters", "explain", "highlight", "cursor", "fields", "matching", "facets",
     ]
     public init(params p: Params) throws(EntityIndexError) {
         self.init(
@@ -47,6 +47,7 @@ extension SearchRequest: PipeMethod {
             highlight: try p.bool("highlight") ?? false, cursor: try p.string("cursor"),
             matching: try p.matching(default: .all))
         fields = try p.fields()
+        facets = try p.strings("facets") ?? []
     }
     public func validate() throws(EntityIndexError) { try check(types: types) }
     /// The page of results (only the fields asked for), the total and the next page's cursor.
@@ -88,23 +89,26 @@ extension SuggestRequest: PipeMethod {
 
 extension AllRequest: PipeMethod {
     public static let method = Method.all
-    public static let parameters = ["type", "limit", "cursor", "fields"]
+    public static let parameters = ["type", "limit", "cursor", "fields", "facets"]
     public init(params p: Params) throws(EntityIndexError) {
         self.init(
             types: try p.types(required: true), limit: try p.limit(default: Self.defaultLimit),
             cursor: try p.string("cursor"))
         fields = try p.fields()
+        facets = try p.strings("facets") ?? []
     }
     public func validate() throws(EntityIndexError) { try check(types: types) }
     public func run(on store: EntityStore) throws(EntityIndexError) -> EntityPage {
-        try store.all(types: types, limit: limit, cursor: cursor).selecting(fields)
+        var page = try store.all(types: types, limit: limit, cursor: cursor).selecting(fields)
+        if !facets.isEmpty { page.facets = try store.allFacets(types: types, facets: facets) }
+        return page
     }
     public static func encode(_ result: EntityPage) -> JSONValue { result.json }
 }
 
 extension PropertyQueryRequest: PipeMethod {
     public static let method = Method.query
-    public static let parameters = ["type", "filters", "mode", "sort", "limit", "cursor", "fields"]
+    public static let parameters = ["type", "filters", "mode", "sort", "limit", "cursor", "fields", "facets"]
     public init(params p: Params) throws(EntityIndexError) {
         let modeName = try p.string("mode") ?? "and"
         guard let mode = Mode(rawValue: modeName) else { throw p.fail("mode", "must be \"and\" or \"or\"") }
@@ -112,6 +116,7 @@ extension PropertyQueryRequest: PipeMethod {
             types: try p.types(required: true), filters: try p.filters(), mode: mode, sort: try p.sort(),
             limit: try p.int("limit", range: 0...EntityStore.maxResults), cursor: try p.string("cursor"))
         fields = try p.fields()
+        facets = try p.strings("facets") ?? []
     }
     public func validate() throws(EntityIndexError) { try check(types: types) }
     /// The results, and a `nextCursor` when they were cut at the per-request maximum.

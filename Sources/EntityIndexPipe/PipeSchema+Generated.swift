@@ -84,10 +84,22 @@ extension PipeSchema {
       "type": "object", "required": ["property", "op", "value"], "additionalProperties": false,
       "properties": {
         "property": {"type": "string", "minLength": 1, "description": "A property name (of the entities' properties)."},
-        "op": {"enum": ["eq", "ne", "lt", "le", "gt", "ge", "between", "hasPrefix", "hasSuffix", "contains", "notContains"], "description": "The comparison: eq ne lt le gt ge, between (inclusive), hasPrefix hasSuffix contains notContains."},
-        "value": {"type": ["string", "number", "boolean", "array"], "description": "What to compare with: a string, number or boolean; for between, [low, high] (inclusive).", "examples": ["shipped", 50, [10, 50]]}
+        "op": {"enum": ["eq", "ne", "lt", "le", "gt", "ge", "between", "hasPrefix", "hasSuffix", "contains", "notContains"], "description": "The comparison (between: inclusive). eq ne lt le gt ge, between (inclusive), hasPrefix hasSuffix contains notContains."},
+        "value": {"type": ["string", "number", "boolean", "array"], "description": "What to compare with; for between, [low, high] (inclusive). A string, number or boolean; for between, [low, high].", "examples": ["shipped", 50, [10, 50]]}
       }
     },
+    "facetNames": {"type": "array", "items": {"type": "string", "minLength": 1},
+      "description": "Count these: properties, type, domain. Their values are counted among every match, not just the page: property names, type (the entity type) or domain. A name that is neither, nor a property of the entities asked about, is an error naming it (with the closest name). At most 8; a name repeated counts once.",
+      "examples": [["status", "type"]]},
+    "facetCounts": {"type": "object", "description": "Per facet asked for, in the order asked: the values held by most matches first (then by value: numbers ascending, before strings by their compared text), at most 20, each with how many matches hold it. Strings are grouped as a filter eq compares them (case, width and accents ignored) and shown as the first entity holding the value wrote it; numbers and booleans are JSON values; a date is its string as written; an array counts each of its values once per entity.",
+      "additionalProperties": {"type": "object", "required": ["values", "otherValues", "missing"], "additionalProperties": false,
+        "properties": {
+          "values": {"type": "array", "maxItems": 20, "items": {"type": "object", "required": ["value", "count"], "additionalProperties": false,
+            "properties": {"value": {"type": ["string", "number", "boolean"], "description": "The value, as written."}, "count": {"type": "integer", "minimum": 1, "description": "How many counted matches hold it."}}}},
+          "otherValues": {"type": "integer", "minimum": 0, "description": "How many other values the counted matches hold, left out of values."},
+          "missing": {"type": "integer", "minimum": 0, "description": "How many counted matches hold no value: no such property, null, an empty array, or no domain."}}}},
+    "facetsCounted": {"type": "integer", "minimum": 0, "description": "How many matches the facets counted: every match, up to 10,000 (then facetsAreLowerBounds)."},
+    "facetsAreLowerBounds": {"const": true, "description": "Present when more than 10,000 entities match: the facets counted the first 10,000 read, and each count is a lower bound."},
     "empty": {"type": "object", "additionalProperties": false, "properties": {}},
     "record": {"$comment": "An entity record: record.schema.json (the OpenRPC document and the MCP tools carry it whole).", "type": "object"}
   },
@@ -101,7 +113,7 @@ extension PipeSchema {
                  "properties": {"inserted": {"type": "integer"}, "updated": {"type": "integer"}, "unchanged": {"type": "integer"},
                                 "skipped": {"type": "integer"}, "problems": {"type": "array", "items": {"$ref": "#/$defs/recordProblem"}}}}
     },
-    "get": {"description": "The entities with these ids, in the order of ids; missing ids are left out of entities and named in missing (entities(for:)).",
+    "get": {"description": "The entities with these ids, in their order (entities(for:)). Missing ids are left out of entities and named in missing.",
       "params": {"type": "object", "required": ["type", "ids"], "additionalProperties": false,
                  "properties": {
                    "type": {"$ref": "#/$defs/typeName", "description": "The type of the entities."},
@@ -123,12 +135,13 @@ extension PipeSchema {
                    "highlight": {"type": "boolean", "description": "Add the matched spans of each field. Each span is a start and end in UTF-16 code units.", "default": false},
                    "cursor": {"type": "string", "description": "Continue a search: the nextCursor of its previous page. Same query, type, filters and matching. Pages concatenated equal one request of their combined size; pages reach the first 10,000 results.", "examples": ["20-8c3f0e9a51d2b7c4"]},
                    "fields": {"$ref": "#/$defs/fields"},
-                   "matching": {"$ref": "#/$defs/matching", "default": "all"}}},
+                   "matching": {"$ref": "#/$defs/matching", "default": "all"},
+                   "facets": {"$ref": "#/$defs/facetNames"}}},
       "result": {"type": "object", "required": ["entities", "total"], "additionalProperties": false,
                  "properties": {"entities": {"type": "array", "items": {"$ref": "#/$defs/resultEntity"}},
                                 "total": {"type": "integer", "minimum": 0, "description": "How many entities match (with matching frequency or last, how many every page together returns, fewer terms included): exact up to 100, beyond it a lower bound (totalIsLowerBound)."},
                                 "totalIsLowerBound": {"const": true, "description": "Present when more than 100 entities match: total is then the number known to match, not all of them."},
-                                "nextCursor": {"type": "string", "description": "The cursor of the next page; absent on the last page (and at 10,000 results)."}}}
+                                "nextCursor": {"type": "string", "description": "The cursor of the next page; absent on the last page (and at 10,000 results)."}, "facets": {"$ref": "#/$defs/facetCounts"}, "facetsCounted": {"$ref": "#/$defs/facetsCounted"}, "facetsAreLowerBounds": {"$ref": "#/$defs/facetsAreLowerBounds"}}}
     },
     "complete": {"description": "Completions of the last word being typed, most frequent first. As the records write it, with the number of entities that hold each; with words before the last, only among the entities that match them.",
       "params": {"type": "object", "required": ["prefix"], "additionalProperties": false,
@@ -153,9 +166,10 @@ extension PipeSchema {
                    "type": {"$ref": "#/$defs/typeNames", "description": "The type of the entities to list, or an array of types. Their union is listed type by type (in byte order), the cursor then being the last entity's type/id.", "examples": ["order", ["customer", "order"]]},
                    "limit": {"$ref": "#/$defs/limit", "description": "The most entities in this page.", "default": 100},
                    "cursor": {"type": "string", "description": "The nextCursor of the previous page; left out for the first page."},
-                   "fields": {"$ref": "#/$defs/fields"}}},
+                   "fields": {"$ref": "#/$defs/fields"},
+                   "facets": {"$ref": "#/$defs/facetNames"}}},
       "result": {"type": "object", "required": ["entities"], "additionalProperties": false,
-                 "properties": {"entities": {"type": "array", "items": {"$ref": "#/$defs/resultEntity"}}, "nextCursor": {"type": "string"}}}
+                 "properties": {"entities": {"type": "array", "items": {"$ref": "#/$defs/resultEntity"}}, "nextCursor": {"type": "string"}, "facets": {"$ref": "#/$defs/facetCounts"}, "facetsCounted": {"$ref": "#/$defs/facetsCounted"}, "facetsAreLowerBounds": {"$ref": "#/$defs/facetsAreLowerBounds"}}}
     },
     "query": {"description": "Entities of a type whose properties match filters, sorted (EntityPropertyQuery).",
       "params": {"type": "object", "required": ["type"], "additionalProperties": false,
@@ -166,9 +180,10 @@ extension PipeSchema {
                    "limit": {"$ref": "#/$defs/limit", "description": "The most entities to return. Left out, at most 10,000, with a nextCursor to go on."},
                    "cursor": {"type": "string", "description": "The nextCursor of a previous result, to continue after it."},
                    "sort": {"type": "array", "items": {"type": "object", "required": ["property"], "additionalProperties": false, "properties": {"property": {"type": "string", "description": "A property name to sort by."}, "order": {"enum": ["asc", "desc"], "description": "asc or desc.", "default": "asc"}}}, "description": "Sort keys, the first one first. Entities without the property come last; left out, and between ties: by id.", "examples": [[{"property": "total", "order": "desc"}]]},
-                   "fields": {"$ref": "#/$defs/fields"}}},
+                   "fields": {"$ref": "#/$defs/fields"},
+                   "facets": {"$ref": "#/$defs/facetNames"}}},
       "result": {"type": "object", "required": ["entities"], "additionalProperties": false,
-                 "properties": {"entities": {"type": "array", "items": {"$ref": "#/$defs/resultEntity"}}, "nextCursor": {"type": "string"}}}
+                 "properties": {"entities": {"type": "array", "items": {"$ref": "#/$defs/resultEntity"}}, "nextCursor": {"type": "string"}, "facets": {"$ref": "#/$defs/facetCounts"}, "facetsCounted": {"$ref": "#/$defs/facetsCounted"}, "facetsAreLowerBounds": {"$ref": "#/$defs/facetsAreLowerBounds"}}}
     },
     "related": {"description": "The entities an entity lists as related (out), those that list it (in), or both. Out leaves out the listed entities the index does not hold and names them in missing.",
       "params": {"type": "object", "required": ["type", "id"], "additionalProperties": false,

@@ -27,7 +27,11 @@ extension PreviewAssets {
         <option value="last">drop last</option>
       </select></label>
     <label class="toggle"><input id="explain" type="checkbox"> ranking tiers</label>
+    <label class="toggle" title="Count every match's values of these (comma-separated: type, domain or property names); a chip filters by its value">facets
+      <input id="facet-names" type="text" value="type" size="14" aria-label="Facets to count"></label>
   </form>
+  <div id="active" aria-label="Active filters"></div>
+  <div id="facets" aria-label="Facets"></div>
   <ul id="suggestions" aria-label="Suggestions"></ul>
   <p id="status" class="muted" role="status"></p>
   <ol id="results" aria-label="Results"></ol>
@@ -123,6 +127,12 @@ dl.tiers dd { margin: 0; font-variant-numeric: tabular-nums; overflow-wrap: anyw
 }
 
 .matched-by { font-size: 0.75em; padding: 0 0.4em; border-radius: 0.6em; background: #eef; color: #335; }
+
+#active, #facets { margin: 0.4rem 0; }
+.facet { margin: 0.2rem 0; }
+.chip { border: 1px solid #ccd; border-radius: 1rem; background: #f4f5fa; padding: 0.1rem 0.6rem; margin: 0 0.2rem 0.2rem 0; cursor: pointer; font: inherit; font-size: 0.85rem; }
+.chip:disabled { cursor: default; }
+.chip.active { background: #dde4ff; }
 
 """##),
         "/preview.js": ("text/javascript; charset=utf-8", ##"""
@@ -277,6 +287,61 @@ function card(entity, rank, request) {
 let timer;
 let inFlight;
 
+/** The filters the chips added: a type, and property values (each an `eq` filter, all of which must hold). */
+let activeType = null;
+let activeFilters = [];
+
+/** The facet names typed in the box, each once. */
+function facetNames() {
+  return [...new Set($("facet-names").value.split(",").map((s) => s.trim()).filter((s) => s !== ""))];
+}
+
+/** Shows the active filters, each a chip that removes itself. */
+function showActive() {
+  const chips = [];
+  const chip = (label, remove) => {
+    const button = element("button", "chip active", `${label} ×`);
+    button.type = "button";
+    button.title = "Remove this filter";
+    button.addEventListener("click", () => { remove(); update(); });
+    return button;
+  };
+  if (activeType !== null) chips.push(chip(`type: ${activeType}`, () => { activeType = null; }));
+  for (const f of activeFilters) {
+    chips.push(chip(`${f.property}: ${f.value}`, () => { activeFilters = activeFilters.filter((g) => g !== f); }));
+  }
+  $("active").replaceChildren(...chips);
+}
+
+/** Shows a search's facets: per facet, a chip per value with its count; clicking one filters by that value. */
+function showFacets(found) {
+  const rows = [];
+  for (const [name, facet] of Object.entries(found?.facets || {})) {
+    const row = element("p", "facet");
+    row.append(element("span", "muted", `${name}: `));
+    for (const { value, count } of facet.values) {
+      const bound = found.facetsAreLowerBounds ? "+" : "";
+      const button = element("button", "chip", `${String(value)} ${count}${bound}`);
+      button.type = "button";
+      button.title = `Only the matches whose ${name} is ${JSON.stringify(value)}`;
+      // `domain` has no filter: its chips only count.
+      if (name === "domain") button.disabled = true;
+      button.addEventListener("click", () => {
+        if (name === "type") activeType = String(value);
+        else activeFilters = activeFilters.concat([{ property: name, value }]);
+        update();
+      });
+      row.append(button, " ");
+    }
+    const notes = [];
+    if (facet.otherValues > 0) notes.push(`${facet.otherValues} more`);
+    if (facet.missing > 0) notes.push(`${facet.missing} without`);
+    if (notes.length) row.append(element("span", "muted", `(${notes.join("; ")})`));
+    rows.push(row);
+  }
+  $("facets").replaceChildren(...rows);
+}
+
 /** Shows the results of the query in the box: one request at a time, the one before given up, and an answer that
  * comes after a newer request was sent is never drawn. */
 async function update() {
@@ -290,6 +355,7 @@ async function update() {
     let entities;
     let suggestions = [];
     let total = "";
+    let facetsFound = null;
     // The request as an expectation case writes it: what the page asks, without what only the page shows.
     let request;
     if (query.trim() === "") {
@@ -298,16 +364,25 @@ async function update() {
     } else {
       const explain = $("explain").checked;
       const matching = $("matching").value;
-      request = ["search", matching === "all" ? { query } : { query, matching }];
+      const narrowed = {};
+      if (activeType !== null) narrowed.type = activeType;
+      if (activeFilters.length) {
+        narrowed.filters = activeFilters.map((f) => ({ property: f.property, op: "eq", value: f.value }));
+      }
+      request = ["search", matching === "all" ? { query, ...narrowed } : { query, matching, ...narrowed }];
+      const facets = facetNames();
       const [found, user] = await rpc([
-        ["search", { query, limit: 20, highlight: true, explain, matching }],
+        ["search", { query, limit: 20, highlight: true, explain, matching, ...narrowed, ...(facets.length ? { facets } : {}) }],
         ["userQuery", { query, maxItems: 0, maxSuggestions: 5 }],
       ], controller.signal);
       entities = found.entities;
       total = `${found.total}${found.totalIsLowerBound ? "+" : ""}`;
       suggestions = user.suggestions;
+      facetsFound = found;
     }
     if (ticket !== latest) return;
+    showActive();
+    showFacets(facetsFound);
     $("results").replaceChildren(...entities.map((entity, i) => card(entity, i + 1, request)));
     $("suggestions").replaceChildren(...suggestions.map((s) => {
       const item = element("li");
@@ -367,6 +442,7 @@ async function checkIndex() {
 $("query").addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(update, typingPause); });
 $("explain").addEventListener("change", update);
 $("matching").addEventListener("change", update);
+$("facet-names").addEventListener("change", update);
 $("search-form").addEventListener("submit", (event) => { event.preventDefault(); update(); });
 $("check").addEventListener("click", checkIndex);
 $("copy-pins").addEventListener("click", copyPins);

@@ -240,6 +240,29 @@ class PreviewTests(unittest.TestCase):
         self.browser.find_element(By.ID, "clear-pins").click()
         self.assertTrue(self.browser.find_element(By.ID, "pins").get_attribute("hidden"))
 
+    def test_6_a_facet_chip_filters_by_its_value(self):
+        self.open_page()
+        self.type_query("o")
+        self.wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#facets .chip"))
+        chips = self.browser.find_elements(By.CSS_SELECTOR, "#facets .chip")
+        product = [c for c in chips if c.text.startswith("product ")]
+        self.assertTrue(product, [c.text for c in chips])
+        product[0].click()
+        self.wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#active .chip"))
+        self.wait.until(lambda b: {t.text for t in b.find_elements(By.CSS_SELECTOR, "#results .hit .type")} == {"product"})
+        self.assertEqual(self.requests("search")[-1].get("type"), "product")
+        # The facet box takes property names: a value's chip adds an eq filter.
+        box = self.browser.find_element(By.ID, "facet-names")
+        box.clear()
+        box.send_keys("type, tags\n")
+        self.wait.until(lambda b: any(c.text.startswith("office ") for c in b.find_elements(By.CSS_SELECTOR, "#facets .chip")))
+        [c for c in self.browser.find_elements(By.CSS_SELECTOR, "#facets .chip") if c.text.startswith("office ")][0].click()
+        self.wait.until(lambda b: len(b.find_elements(By.CSS_SELECTOR, "#active .chip")) == 2)
+        self.assertEqual(self.requests("search")[-1].get("filters"), [{"property": "tags", "op": "eq", "value": "office"}])
+        for chip in self.browser.find_elements(By.CSS_SELECTOR, "#active .chip")[:1]:
+            chip.click()
+        self.wait.until(lambda b: len(b.find_elements(By.CSS_SELECTOR, "#active .chip")) == 1)
+
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args):

@@ -28,6 +28,19 @@ import Testing
         Step(
             arguments: ["search", "tea", "--filter", "price lt 50"], method: "search",
             params: ["query": "tea", "filters": [["property": "price", "op": "lt", "value": 50]]]),
+        Step(
+            arguments: ["search", "t", "--facet", "tags", "--facet", "type", "--limit", "2"], method: "search",
+            params: ["query": "t", "facets": ["tags", "type"], "limit": 2]),
+        Step(
+            arguments: ["query", "--type", "product", "--filter", "price lt 50", "--facet", "tags", "--limit", "1"],
+            method: "query",
+            params: [
+                "type": "product", "filters": [["property": "price", "op": "lt", "value": 50]], "facets": ["tags"],
+                "limit": 1,
+            ]),
+        Step(
+            arguments: ["all", "--type", "product", "--facet", "price", "--limit", "1"], method: "all",
+            params: ["type": "product", "facets": ["price"], "limit": 1]),
         Step(arguments: ["complete", "te"], method: "complete", params: ["prefix": "te"]),
         Step(
             arguments: ["get", "--type", "product", "p3", "missing", "p1"], method: "get",

@@ -47,7 +47,7 @@ import Testing
             out == """
                 Search entities by text, best first
 
-                Usage: entityidx search QUERY… [--type T]… [--limit N] [--cursor C] [--filter 'PROP OP VALUE']… [--matching M] [--explain] [--highlight] [--fields F,…] [--json]
+                Usage: entityidx search QUERY… [--type T]… [--limit N] [--cursor C] [--filter 'PROP OP VALUE']… [--matching M] [--explain] [--highlight] [--facet NAME]… [--fields F,…] [--json]
 
                 Options:
                   --type <value>      only entities of this type (repeatable: their union)
@@ -57,6 +57,7 @@ import Testing
                   --matching <value>  all (default): every word must match; frequency or last: fewer words when fewer match them all
                   --explain           show each result's ranking tiers
                   --highlight         show the matched spans of each field
+                  --facet <value>     count every match's values of this property, or of type or domain, shown after the results (repeatable)
                   --fields <value>    only these fields of each entity, comma-separated: title,subtitle,properties.total (type and id always)
                   --db <value>        the database file (default: $ENTITYIDX_DB, else ./entityidx.sqlite)
                   --now <value>       fix the clock (ISO-8601 with a zone), for reproducible expiry and recency

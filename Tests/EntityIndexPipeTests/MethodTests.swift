@@ -43,7 +43,7 @@ import Testing
         let error = #expect(throws: EntityIndexError.self) { try handler.call(.search, ["query": "x", "limt": 3]) }
         #expect(
             error?.message
-                == "search: unknown parameter \"limt\" (known: query, type, limit, filters, explain, highlight, cursor, fields, matching)"
+                == "search: unknown parameter \"limt\" (known: query, type, limit, filters, explain, highlight, cursor, fields, matching, facets)"
         )
     }
 

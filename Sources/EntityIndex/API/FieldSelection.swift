@@ -111,6 +111,8 @@ extension Array where Element == EntityResult {
 extension EntityPage {
     /// The page with each entity cut to the selection.
     public func selecting(_ fields: FieldSelection?) -> EntityPage {
-        EntityPage(entities: entities.selecting(fields), nextCursor: nextCursor)
+        var page = self
+        page.entities = entities.selecting(fields)
+        return page
     }
 }

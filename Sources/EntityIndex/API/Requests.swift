@@ -54,6 +54,8 @@ public struct AllRequest: Sendable, Equatable {
     public var cursor: String?
     /// Only these fields of each entity (`fields`); nil: whole entities.
     public var fields: FieldSelection? = nil
+    /// The facets to count among every entity of the types (`FacetCounts`).
+    public var facets: [String] = []
     public init(types: [String], limit: Int = defaultLimit, cursor: String? = nil) {
         self.types = TypeUnion.normalized(types)
         self.limit = limit

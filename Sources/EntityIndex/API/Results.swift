@@ -82,6 +82,8 @@ public struct Highlight: Sendable, Equatable {
 public struct EntityPage: Sendable {
     public var entities: [EntityResult]
     public var nextCursor: String?
+    /// The facets asked for, counted among every match; nil when none was asked for.
+    public var facets: FacetCounts?
     public init(entities: [EntityResult], nextCursor: String? = nil) {
         self.entities = entities
         self.nextCursor = nextCursor

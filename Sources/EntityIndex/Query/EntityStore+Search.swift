@@ -16,6 +16,8 @@ public struct SearchRequest: Sendable {
     public var fields: FieldSelection? = nil
     /// Whether every word must match (`all`), or fewer when fewer than the page's results match them all.
     public var matching: WordMatching
+    /// The facets to count among every match: property names, `type`, `domain` (`FacetCounts`).
+    public var facets: [String] = []
 
     public init(
         query: String, types: [String] = [], limit: Int = 20, filters: [PropertyFilter] = [],
@@ -63,11 +65,20 @@ extension EntityStore {
         let offset = try request.cursor.map { cursor throws(EntityIndexError) in
             try SearchCursor.parse(cursor, for: request).offset
         }
-        guard request.limit > 0 || counting else { return SearchPage(entities: [], total: 0) }
+        guard request.limit > 0 || counting || !request.facets.isEmpty else {
+            return SearchPage(entities: [], total: 0)
+        }
         var query = SearchQuery(request.query)
-        guard !query.isEmpty else { return SearchPage(entities: [], total: 0) }
         do {
-            return try db.read { try search(&query, request, offset: offset ?? 0, counting: counting) }
+            return try db.read {
+                let facets = try checkFacets(request.facets, types: request.types)
+                guard !query.isEmpty else {
+                    var page = SearchPage(entities: [], total: 0)
+                    if !facets.isEmpty { page.facets = try facetCounts(facets, rowids: []) }
+                    return page
+                }
+                return try search(&query, request, facets: facets, offset: offset ?? 0, counting: counting)
+            }
         } catch let error as EntityIndexError {
             throw error
         } catch {
@@ -75,9 +86,9 @@ extension EntityStore {
         }
     }
 
-    private func search(_ query: inout SearchQuery, _ request: SearchRequest, offset: Int, counting: Bool) throws
-        -> SearchPage
-    {
+    private func search(
+        _ query: inout SearchQuery, _ request: SearchRequest, facets: [String], offset: Int, counting: Bool
+    ) throws -> SearchPage {
         let filterSQL = try compileFilters(request.filters, types: request.types, mode: .and)
         try PrefixExpansion.expand(&query.terms, db: db)
         if try anyTypeStemmed() { query.addStems() }
@@ -112,6 +123,12 @@ extension EntityStore {
             lowerBound = counted > Self.maxExactTotal
             total = lowerBound ? max(counted, all.count) : counted
         }
+        // Every match's rowids, once, for the facets (`EntityStore+Facets.swift`).
+        let facetCounts =
+            try facets.isEmpty
+            ? nil
+            : facetCounts(
+                facets, rowids: try searchMatches(&passes, ranked: all, asked: ranking, conditions: fragment))
         let ranked = all.count > offset ? Array(all[offset..<min(window, all.count)]) : []
         let next =
             all.count > window && window < Self.maxResults
@@ -152,6 +169,8 @@ extension EntityStore {
             }
             return result
         }
-        return SearchPage(entities: entities, total: total, totalIsLowerBound: lowerBound, nextCursor: next)
+        var page = SearchPage(entities: entities, total: total, totalIsLowerBound: lowerBound, nextCursor: next)
+        page.facets = facetCounts
+        return page
     }
 }

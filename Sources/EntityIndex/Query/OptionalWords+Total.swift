@@ -45,11 +45,11 @@ extension EntityStore {
 
     /// The candidates of a pass the search did not make, in the phase the search would have given it: the first of
     /// words as typed and typos that has any, else fragments.
-    private func unmadeCandidates(_ passes: inout WordPasses, _ kept: [Int], _ conditions: SQLFragment, limit: Int)
-        throws -> [Int64]
-    {
+    func unmadeCandidates(
+        _ passes: inout WordPasses, _ kept: [Int], _ conditions: SQLFragment, limit: Int, column: String = "d.doc"
+    ) throws -> [Int64] {
         let typed = passes.base.keeping(kept)
-        let words = try passCandidates(typed, .words, conditions: conditions, limit: limit)
+        let words = try passCandidates(typed, .words, conditions: conditions, limit: limit, column: column)
         guard words.isEmpty else { return words }
         let rewrites = try passes.rewrites(kept, store: self)
         let rewritten = try rewriteCandidates(rewrites, conditions: conditions, limit: limit)
@@ -57,24 +57,25 @@ extension EntityStore {
         if typed.terms.contains(where: { $0.typoBudget > 0 }) {
             let query = try passes.expandTypos(kept, store: self)
             if query.terms.contains(where: { !$0.variants.isEmpty }) {
-                let typos = try passCandidates(query, .typos, conditions: conditions, limit: limit)
+                let typos = try passCandidates(query, .typos, conditions: conditions, limit: limit, column: column)
                 guard typos.isEmpty else { return typos }
             }
         }
-        return try passCandidates(typed, .fragments, conditions: conditions, limit: limit)
+        return try passCandidates(typed, .fragments, conditions: conditions, limit: limit, column: column)
     }
 
     /// The documents of at most `limit` candidates of a pass in `phase` (those `countMatches` counts): the entities
     /// whose id is the query's and the matches of its words as typed; the matches with typos; or the codes that
     /// hold its single word.
-    func passCandidates(_ query: SearchQuery, _ phase: SearchPhase, conditions: SQLFragment, limit: Int) throws
-        -> [Int64]
-    {
+    /// `column` is what each row gives: the document (`d.doc`) or the entity's rowid (`e.rowid`).
+    func passCandidates(
+        _ query: SearchQuery, _ phase: SearchPhase, conditions: SQLFragment, limit: Int, column: String = "d.doc"
+    ) throws -> [Int64] {
         // The matches drive, as in `countMatches`.
         func matches(_ table: String, _ expression: String) throws -> [Int64] {
             try db.rows(
                 """
-                SELECT d.doc FROM \(table) CROSS JOIN search_doc d ON d.doc = \(table).rowid
+                SELECT \(column) FROM \(table) CROSS JOIN search_doc d ON d.doc = \(table).rowid
                 CROSS JOIN entity e ON e.rowid = d.rowid WHERE \(table) MATCH ? AND \(conditions.sql) LIMIT \(limit)
                 """, [.text(expression)] + conditions.arguments
             ) { $0.int(0) }
@@ -84,8 +85,8 @@ extension EntityStore {
         guard phase == .words else { return found }
         let exactIDs = try db.rows(
             """
-            SELECT d.doc FROM entity e JOIN search_doc d ON d.rowid = e.rowid WHERE e.id_key = ? AND \(conditions.sql)
-            LIMIT \(limit)
+            SELECT \(column) FROM entity e JOIN search_doc d ON d.rowid = e.rowid WHERE e.id_key = ?
+            AND \(conditions.sql) LIMIT \(limit)
             """, [.text(query.idKey)] + conditions.arguments
         ) { $0.int(0) }
         return exactIDs + found

@@ -40,6 +40,8 @@ public struct PropertyQueryRequest: Sendable {
     public var cursor: String?
     /// Only these fields of each entity (`fields`); nil: whole entities.
     public var fields: FieldSelection? = nil
+    /// The facets to count among every entity the filters select (`FacetCounts`).
+    public var facets: [String] = []
 
     public init(
         types: [String], filters: [PropertyFilter], mode: Mode = .and, sort: [PropertySort] = [], limit: Int? = nil,
@@ -112,9 +114,23 @@ extension EntityStore {
         }
         let limit = min(request.limit ?? Self.maxResults, Self.maxResults)
         let paged = request.limit == nil || request.cursor != nil
+        var facets: FacetCounts?
+        if !request.facets.isEmpty {
+            do {
+                facets = try db.read { try queryFacets(request) }
+            } catch let error as EntityIndexError {
+                throw error
+            } catch {
+                throw EntityIndexError.wrap(error, doing: "counting facets")
+            }
+        }
         let rows = try query(request, offset: offset, count: paged ? limit + 1 : limit)
-        guard paged, rows.count > limit else { return EntityPage(entities: rows) }
-        return EntityPage(entities: Array(rows.prefix(limit)), nextCursor: String(offset + limit))
+        var page = EntityPage(entities: rows)
+        if paged, rows.count > limit {
+            page = EntityPage(entities: Array(rows.prefix(limit)), nextCursor: String(offset + limit))
+        }
+        page.facets = facets
+        return page
     }
 
     /// The `count` results from position `offset` of a property query.

@@ -10,6 +10,8 @@ public struct SearchPage: Sendable {
     public var totalIsLowerBound: Bool
     /// The `cursor` of the next page; nil on the last page and at `EntityStore.maxResults` results.
     public var nextCursor: String?
+    /// The facets asked for, counted among every match; nil when none was asked for.
+    public var facets: FacetCounts?
 
     public init(entities: [EntityResult], total: Int, totalIsLowerBound: Bool = false, nextCursor: String? = nil) {
         self.entities = entities

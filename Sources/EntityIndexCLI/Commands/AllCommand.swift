@@ -5,17 +5,18 @@ import EntityIndexPipe
 struct AllCommand: Command {
     static let spec = CommandSpec(
         name: "all", abstract: "List every entity of a type, ordered by id, a page at a time",
-        usage: "entityidx all --type T… [--limit N] [--cursor C] [--fields F,…] [--json]",
+        usage: "entityidx all --type T… [--limit N] [--cursor C] [--facet NAME]… [--fields F,…] [--json]",
         options: [
             ("type=", "the entity type (required; repeatable: their union, type by type)"),
             ("limit=", "page size (default 100)"),
             ("cursor=", "continue after this cursor (the nextCursor of the previous page)"),
+            CommandSpec.facetOption,
             CommandSpec.fieldsOption,
         ],
         discussion: """
             Paging is by id: entities added between pages are neither skipped nor repeated. Several types are
             listed type by type (in byte order), and the cursor is then the last entity's TYPE/ID.
-            """, repeatable: ["type"])
+            """, repeatable: ["type", "facet"])
 
     var request: AllRequest
 
@@ -25,6 +26,7 @@ struct AllCommand: Command {
         guard arguments.positionals.isEmpty else { throw UsageError("all takes no arguments", usage: Self.spec.usage) }
         request = AllRequest(types: types, cursor: arguments.value("cursor"))
         request.fields = try arguments.fields(usage: Self.spec.usage)
+        request.facets = arguments.all("facet")
         if let limit = try arguments.limit(usage: Self.spec.usage) { request.limit = limit }
     }
 
@@ -32,6 +34,7 @@ struct AllCommand: Command {
         try context.check(types: request.types)
         try context.run(request) { page in
             Output.entities(page.entities, in: context, fields: request.fields)
+            Output.facets(page.facets, in: context)
             if let next = page.nextCursor { context.printError("more: --cursor \(next)") }
         }
         return 0

@@ -7,7 +7,7 @@ struct QueryCommand: Command {
     static let spec = CommandSpec(
         name: "query", abstract: "Find entities by their properties: filters, and/or, sort, limit",
         usage:
-            "entityidx query --type T… [--filter 'PROP OP VALUE']… [--or] [--sort PROP[:desc]]… [--limit N] [--fields F,…] [--json]",
+            "entityidx query --type T… [--filter 'PROP OP VALUE']… [--or] [--sort PROP[:desc]]… [--limit N] [--facet NAME]… [--fields F,…] [--json]",
         options: [
             ("type=", "the entity type (required; repeatable: their union)"),
             (
@@ -18,6 +18,7 @@ struct QueryCommand: Command {
             ("sort=", "sort key, PROP or PROP:desc (repeatable, first is primary)"),
             ("limit=", "at most N results (default: all, up to 10000 a page)"),
             ("cursor=", "continue at this cursor (the nextCursor of the previous page)"),
+            CommandSpec.facetOption,
             CommandSpec.fieldsOption,
         ],
         discussion: """
@@ -26,7 +27,7 @@ struct QueryCommand: Command {
             "has an element". The value is read as JSON when it parses, else as a string. The properties filtered
             or sorted on are shown beside the title. Without --limit, a result longer than 10000 stops there and says
             how to continue (nextCursor with --json).
-            """, repeatable: ["type", "filter", "sort"])
+            """, repeatable: ["type", "filter", "sort", "facet"])
 
     var request: PropertyQueryRequest
 
@@ -48,6 +49,7 @@ struct QueryCommand: Command {
             types: types, filters: filters, mode: arguments.flag("or") ? .or : .and, sort: sort,
             limit: try arguments.limit(usage: Self.spec.usage), cursor: arguments.value("cursor"))
         request.fields = try arguments.fields(usage: Self.spec.usage)
+        request.facets = arguments.all("facet")
     }
 
     func run(_ context: CommandContext) throws -> Int32 {
@@ -64,6 +66,7 @@ struct QueryCommand: Command {
                     e.record["properties"]?[name].map { Output.cell(Output.display($0), 30, in: context) } ?? ""
                 }
             }
+            Output.facets(page.facets, in: context)
             if let next = page.nextCursor {
                 context.printError(
                     "more than \(Output.count(page.entities.count, "result", "results")): continue with --cursor \(next)"

@@ -7,7 +7,7 @@ struct SearchCommand: Command {
     static let spec = CommandSpec(
         name: "search", abstract: "Search entities by text, best first",
         usage:
-            "entityidx search QUERY… [--type T]… [--limit N] [--cursor C] [--filter 'PROP OP VALUE']… [--matching M] [--explain] [--highlight] [--fields F,…] [--json]",
+            "entityidx search QUERY… [--type T]… [--limit N] [--cursor C] [--filter 'PROP OP VALUE']… [--matching M] [--explain] [--highlight] [--facet NAME]… [--fields F,…] [--json]",
         options: [
             ("type=", "only entities of this type \(Self.union)"),
             ("limit=", "at most N results (default 20)"),
@@ -16,6 +16,7 @@ struct SearchCommand: Command {
             Self.matchingOption,
             ("explain", "show each result's ranking tiers"),
             ("highlight", "show the matched spans of each field"),
+            CommandSpec.facetOption,
             CommandSpec.fieldsOption,
         ],
         discussion: """
@@ -28,7 +29,7 @@ struct SearchCommand: Command {
             ranked after what more words found (--explain: words 2/3). When more results follow, stderr says how
             many match (exact up to 100) and the --cursor of the next page (total and nextCursor with --json);
             pages reach the first 10,000 results.
-            """, repeatable: ["type", "filter"], literalExample: "search -- --limit")
+            """, repeatable: ["type", "filter", "facet"], literalExample: "search -- --limit")
 
     /// How the help of a `--type` that takes several says so.
     static let union = "(repeatable: their union)"
@@ -61,6 +62,7 @@ struct SearchCommand: Command {
         if let limit = try arguments.limit(usage: Self.spec.usage) { request.limit = limit }
         if let matching = try Self.matching(arguments, usage: Self.spec.usage) { request.matching = matching }
         request.fields = try arguments.fields(usage: Self.spec.usage)
+        request.facets = arguments.all("facet")
     }
 
     func run(_ context: CommandContext) throws -> Int32 {
@@ -82,6 +84,7 @@ struct SearchCommand: Command {
                     Output.table(rows, in: context)
                 }
             }
+            Output.facets(page.facets, in: context)
             if let next = page.nextCursor {
                 let total = (page.totalIsLowerBound ? "at least " : "") + Output.count(page.total, "match", "matches")
                 context.printError("\(total): continue with --cursor \(next)")

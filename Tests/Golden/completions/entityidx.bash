@@ -29,7 +29,7 @@ _entityidx() {
         --direction) COMPREPLY=($(compgen -W "out in both" -- "$cur")); return ;;
         --format) COMPREPLY=($(compgen -W "human json junit tap github" -- "$cur")); return ;;
         --matching) COMPREPLY=($(compgen -W "all frequency last" -- "$cur")); return ;;
-        --allow-origin|--batch-timeout|--client-state|--cursor|--domain|--expect-client-state|--fetch|--fields|--filter|--host|--idle-timeout|--limit|--max-body-bytes|--max-connections|--max-held-bytes|--max-items|--max-line-bytes|--max-suggestions|--now|--port|--request-timeout|--sort|--stemming|--timeout|--within) return ;;
+        --allow-origin|--batch-timeout|--client-state|--cursor|--domain|--expect-client-state|--facet|--fetch|--fields|--filter|--host|--idle-timeout|--limit|--max-body-bytes|--max-connections|--max-held-bytes|--max-items|--max-line-bytes|--max-suggestions|--now|--port|--request-timeout|--sort|--stemming|--timeout|--within) return ;;
     esac
     if [[ -z "$cmd" ]]; then
         COMPREPLY=($(compgen -W "ingest search complete get suggest all query related delete donate reindex state declare stats rebuild lint drill test export pipe mcp serve spotlight user-query types completions help --db --now --version --help" -- "$cur"))
@@ -38,12 +38,12 @@ _entityidx() {
     local opts
     case "$cmd" in
         ingest) opts="--skip-invalid --client-state --expect-client-state --watch --db --now --json --help" ;;
-        search) opts="--type --limit --cursor --filter --matching --explain --highlight --fields --db --now --json --help" ;;
+        search) opts="--type --limit --cursor --filter --matching --explain --highlight --facet --fields --db --now --json --help" ;;
         complete) opts="--limit --db --now --json --help" ;;
         get) opts="--type --fields --db --now --json --help" ;;
         suggest) opts="--type --limit --fields --db --now --json --help" ;;
-        all) opts="--type --limit --cursor --fields --db --now --json --help" ;;
-        query) opts="--type --filter --or --sort --limit --cursor --fields --db --now --json --help" ;;
+        all) opts="--type --limit --cursor --facet --fields --db --now --json --help" ;;
+        query) opts="--type --filter --or --sort --limit --cursor --facet --fields --db --now --json --help" ;;
         related) opts="--type --direction --fields --db --now --json --help" ;;
         delete) opts="--type --domain --all --dry-run --db --now --json --help" ;;
         donate) opts="--type --db --now --json --help" ;;

@@ -76,6 +76,7 @@ _entityidx() {
                     '--matching[all (default)\: every word must match; frequency or last\: fewer words when fewer match them all]:matching:(all frequency last)' \
                     '--explain[show each result'\''s ranking tiers]' \
                     '--highlight[show the matched spans of each field]' \
+                    '--facet[count every match'\''s values of this property, or of type or domain, shown after the results (repeatable)]:facet:' \
                     '--fields[only these fields of each entity, comma-separated\: title,subtitle,properties.total (type and id always)]:fields:' \
                     '--db[the database file (default\: $ENTITYIDX_DB, else ./entityidx.sqlite)]:file:_files' \
                     '--now[fix the clock (ISO-8601 with a zone), for reproducible expiry and recency]:now:' \
@@ -110,6 +111,7 @@ _entityidx() {
                     '--type[the entity type (required; repeatable\: their union, type by type)]:type:_entityidx_types' \
                     '--limit[page size (default 100)]:limit:' \
                     '--cursor[continue after this cursor (the nextCursor of the previous page)]:cursor:' \
+                    '--facet[count every match'\''s values of this property, or of type or domain, shown after the results (repeatable)]:facet:' \
                     '--fields[only these fields of each entity, comma-separated\: title,subtitle,properties.total (type and id always)]:fields:' \
                     '--db[the database file (default\: $ENTITYIDX_DB, else ./entityidx.sqlite)]:file:_files' \
                     '--now[fix the clock (ISO-8601 with a zone), for reproducible expiry and recency]:now:' \
@@ -123,6 +125,7 @@ _entityidx() {
                     '--sort[sort key, PROP or PROP\:desc (repeatable, first is primary)]:sort:' \
                     '--limit[at most N results (default\: all, up to 10000 a page)]:limit:' \
                     '--cursor[continue at this cursor (the nextCursor of the previous page)]:cursor:' \
+                    '--facet[count every match'\''s values of this property, or of type or domain, shown after the results (repeatable)]:facet:' \
                     '--fields[only these fields of each entity, comma-separated\: title,subtitle,properties.total (type and id always)]:fields:' \
                     '--db[the database file (default\: $ENTITYIDX_DB, else ./entityidx.sqlite)]:file:_files' \
                     '--now[fix the clock (ISO-8601 with a zone), for reproducible expiry and recency]:now:' \

@@ -213,6 +213,33 @@ export interface GetParams {
  * and what each pass finds ranks after what the passes before found (`explain`'s `words`: `"2/3"`).
  */
 export type Matching = "all" | "frequency" | "last";
+/**
+ * Facets to count among every match, not just the page: property names, `type` (the entity type) or `domain`; at
+ * most 8. A name that is neither, nor a property of the entities asked about, is an `invalid_params` error naming it.
+ */
+export type FacetNames = string[];
+/** One value of a facet and how many counted matches hold it. */
+export interface FacetValue {
+  /** A string as the first entity holding it wrote it (grouped as a filter `eq` compares), a number, a boolean, a date's string. */
+  value: string | number | boolean;
+  count: number;
+}
+/** A facet's counts: at most 20 values, most held first, then by value. */
+export interface Facet {
+  values: FacetValue[];
+  /** How many other values the counted matches hold, left out of `values`. */
+  otherValues: number;
+  /** How many counted matches hold no value (no such property, null, an empty array, no domain). */
+  missing: number;
+}
+/** What a result with `facets` adds: each facet by name, and how many matches were counted. */
+export interface FacetsResult {
+  facets?: Record<string, Facet>;
+  /** Every match, up to 10,000. */
+  facetsCounted?: number;
+  /** Present when more than 10,000 entities match: each count is then a lower bound. */
+  facetsAreLowerBounds?: true;
+}
 export interface SearchParams {
   query: string;
   /** One type, or several ranked together. */
@@ -228,8 +255,9 @@ export interface SearchParams {
   fields?: Field[];
   /** Default `all`: every word must match. */
   matching?: Matching;
+  facets?: FacetNames;
 }
-export interface SearchResult<P extends PropertiesOf<P> = Properties> {
+export interface SearchResult<P extends PropertiesOf<P> = Properties> extends FacetsResult {
   entities: Entity<P>[];
   /**
    * How many entities match (with `matching` `frequency` or `last`, how many the pages return in all, fewer words
@@ -268,8 +296,9 @@ export interface AllParams {
   cursor?: string;
   /** Only these fields of each entity (type and id always); left out: whole entities. */
   fields?: Field[];
+  facets?: FacetNames;
 }
-export interface AllResult<P extends PropertiesOf<P> = Properties> {
+export interface AllResult<P extends PropertiesOf<P> = Properties> extends FacetsResult {
   entities: Entity<P>[];
   /** Present when there are more entities. */
   nextCursor?: string;
@@ -286,8 +315,9 @@ export interface QueryParams {
   cursor?: string;
   /** Only these fields of each entity (type and id always); left out: whole entities. */
   fields?: Field[];
+  facets?: FacetNames;
 }
-export interface QueryResult<P extends PropertiesOf<P> = Properties> {
+export interface QueryResult<P extends PropertiesOf<P> = Properties> extends FacetsResult {
   entities: Entity<P>[];
   /** Present when the result was cut at the per-request maximum (no `limit`), or a `cursor` was given and more follow. */
   nextCursor?: string;
