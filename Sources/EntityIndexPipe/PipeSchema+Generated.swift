@@ -65,7 +65,7 @@ extension PipeSchema {
       }
     },
     "selectedEntity": {
-      "description": "An entity of a request with fields: its type and id, the fields asked for that it has (properties.NAME: that property alone, in properties), and what the method adds (score, engagement, explain, highlights).",
+      "description": "An entity of a request with fields: its type and id, the fields asked for that it has (properties.NAME: that property alone, in properties), and what the method adds (score, engagement, explain, highlights, matchedBy).",
       "type": "object",
       "required": ["type", "id"],
       "properties": {"type": {"$ref": "#/$defs/typeName"}, "id": {"type": "string"}}
