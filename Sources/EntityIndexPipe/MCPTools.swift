@@ -47,7 +47,7 @@ struct MCPTool {
             name: "donate_interaction", method: .donate, title: "Donate an interaction",
             destructive: false, idempotent: false),
         MCPTool(
-            name: "declare_type", method: .declare, title: "Declare a type's properties and stemming",
+            name: "declare_type", method: .declare, title: "Declare a type's properties, stemming and transliteration",
             destructive: false, idempotent: true),
     ]
 
