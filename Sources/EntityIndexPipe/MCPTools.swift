@@ -47,7 +47,7 @@ struct MCPTool {
             name: "donate_interaction", method: .donate, title: "Donate an interaction",
             destructive: false, idempotent: false),
         MCPTool(
-            name: "declare_type", method: .declare, title: "Declare a type's properties and stemming",
+            name: "declare_type", method: .declare, title: "Declare a type's properties and text settings",
             destructive: false, idempotent: true),
     ]
 

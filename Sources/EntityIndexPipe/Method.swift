@@ -205,6 +205,11 @@ public struct DeclarationsMethod: PipeMethod {
         if !stemmed.isEmpty {
             json["stemming"] = .object(JSONObject(stemmed.map { ($0.type, .string($0.stemming.rawValue)) }))
         }
+        let transliterated = result.filter { $0.transliteration != .none }
+        if !transliterated.isEmpty {
+            json["transliterate"] = .object(
+                JSONObject(transliterated.map { ($0.type, .string($0.transliteration.rawValue)) }))
+        }
         return .object(json)
     }
 }

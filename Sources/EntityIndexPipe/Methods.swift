@@ -215,15 +215,17 @@ extension ReindexAckRequest: PipeMethod {
 
 extension DeclareRequest: PipeMethod {
     public static let method = Method.declare
-    public static let parameters = ["type", "properties", "stemming"]
+    public static let parameters = ["type", "properties", "stemming", "transliterate"]
     public init(params p: Params) throws(EntityIndexError) {
-        let type = try p.requiredType(), stemming = try p.stemming()
-        self.init(type: type, properties: try p.declarations(optional: stemming != nil), stemming: stemming)
+        let type = try p.requiredType(), stemming = try p.stemming(), latin = try p.transliteration()
+        self.init(
+            type: type, properties: try p.declarations(optional: stemming != nil || latin != nil),
+            stemming: stemming, transliteration: latin)
     }
     public func validate() throws(EntityIndexError) {
         try check(type: type)
-        if properties.isEmpty && stemming == nil {
-            throw invalid("properties", "must declare at least one property (or give stemming)")
+        if properties.isEmpty && stemming == nil && transliteration == nil {
+            throw invalid("properties", "must declare at least one property (or give stemming or transliterate)")
         }
         for (i, d) in properties.enumerated() {
             if d.name.isEmpty {
@@ -239,7 +241,7 @@ extension DeclareRequest: PipeMethod {
     }
     /// How many properties were declared.
     public func run(on store: EntityStore) throws(EntityIndexError) -> Int {
-        try store.declare(type: type, properties, stemming: stemming)
+        try store.declare(type: type, properties, stemming: stemming, transliteration: transliteration)
         return properties.count
     }
     public static func encode(_ result: Int) -> JSONValue { ["declared": JSONValue(result)] }

@@ -168,6 +168,16 @@ public struct Params {
         return stemming
     }
 
+    /// `transliterate`: whether a type's words of other scripts also match in Latin letters (`none`, `latin`); nil
+    /// when absent.
+    func transliteration() throws(EntityIndexError) -> Transliteration? {
+        guard let name = try string("transliterate") else { return nil }
+        guard let latin = Transliteration(rawValue: name) else {
+            throw fail("transliterate", "must be one of \(Transliteration.names), got \(Quoting.quoted(name))")
+        }
+        return latin
+    }
+
     func limit(default value: Int) throws(EntityIndexError) -> Int {
         try int("limit", range: 0...EntityStore.maxResults) ?? value
     }
@@ -222,7 +232,7 @@ public struct Params {
     func declarations(optional: Bool = false) throws(EntityIndexError) -> [PropertyDeclaration] {
         guard let items = try array("properties") else {
             if optional { return [] }
-            throw fail("properties", "is required (or stemming)")
+            throw fail("properties", "is required (or stemming or transliterate)")
         }
         var result: [PropertyDeclaration] = []
         for (i, item) in items.enumerated() {

@@ -61,7 +61,7 @@ extension PipeSchema {
         "type": {"$ref": "#/$defs/typeName"}, "id": {"type": "string"}, "title": {"type": "string"},
         "score": {"type": "number"}, "engagement": {"type": "number"},
         "explain": {"type": "object"}, "highlights": {"type": "array", "items": {"type": "object", "required": ["field", "start", "end", "text"]}},
-        "matchedBy": {"type": "array", "items": {"enum": ["joined", "phone", "split", "stem", "synonym", "typo"]}, "description": "search: how the entity matched beyond the words as typed; absent when it matched as typed"}
+        "matchedBy": {"type": "array", "items": {"enum": ["joined", "phone", "split", "stem", "synonym", "transliteration", "typo"]}, "description": "search: how the entity matched beyond the words as typed; absent when it matched as typed"}
       }
     },
     "selectedEntity": {
@@ -263,17 +263,18 @@ extension PipeSchema {
                                 "databaseBytes": {"type": "integer"}, "path": {"type": "string"}, "now": {"type": "string"},
                                 "schemaVersion": {"type": "integer"}, "textVersion": {"type": "integer"}, "sqliteVersion": {"type": "string"}, "icuVersion": {"type": "string"}}}
     },
-    "declare": {"description": "Declares property types for an entity type (how values compare and sort), and how its text matches other forms of its words (stemming); the type's entities are indexed again.",
+    "declare": {"description": "Declares property types for an entity type (how values compare and sort), and how its text matches other forms of its words (stemming) or scripts (transliterate); the type's entities are indexed again.",
       "params": {"type": "object", "required": ["type"], "additionalProperties": false,
                  "properties": {
                    "type": {"$ref": "#/$defs/typeName", "description": "The entity type whose properties are declared."},
-                   "properties": {"type": "array", "items": {"type": "object", "required": ["name", "kind"], "additionalProperties": false, "properties": {"name": {"type": "string", "minLength": 1, "description": "The property's name."}, "kind": {"enum": ["string", "number", "integer", "boolean", "date", "strings"], "description": "How its values compare and sort."}, "sortable": {"type": "boolean", "description": "Whether it may be a sort key.", "default": true}, "indexingKey": {"type": "string", "pattern": "^[A-Za-z0-9_]+$", "description": "A Spotlight attribute the property stands for (its search weight), such as displayName or title."}}}, "description": "The declarations: a name, a kind, whether it sorts (default true) and an optional indexingKey (displayName, title, … weigh like the title). Required unless stemming is given."},
-                   "stemming": {"enum": ["none", "english"], "description": "english: the type's text also matches regular English inflections (candies and candy, boxes and box, running and run; Porter2 rules); none: words as written (the default). Left out: as it was."}}},
+                   "properties": {"type": "array", "items": {"type": "object", "required": ["name", "kind"], "additionalProperties": false, "properties": {"name": {"type": "string", "minLength": 1, "description": "The property's name."}, "kind": {"enum": ["string", "number", "integer", "boolean", "date", "strings"], "description": "How its values compare and sort."}, "sortable": {"type": "boolean", "description": "Whether it may be a sort key.", "default": true}, "indexingKey": {"type": "string", "pattern": "^[A-Za-z0-9_]+$", "description": "A Spotlight attribute the property stands for (its search weight), such as displayName or title."}}}, "description": "The declarations: a name, a kind, whether it sorts (default true) and an optional indexingKey (displayName, title, … weigh like the title). Required unless stemming or transliterate is given."},
+                   "stemming": {"enum": ["none", "english"], "description": "english: English inflections also match; none: as written. With english the type's text also matches regular English inflections (candies and candy, boxes and box, running and run; Porter2 rules); none is the default. Left out: as it was."},
+                   "transliterate": {"enum": ["none", "latin"], "description": "latin: other scripts also match in Latin; none: as written. Words in Cyrillic, Greek, Arabic, Hebrew and other scripts (not Han, kana or Hangul) by ICU's Any-Latin; Latin-ASCII (and Russian-Latin/BGN for Cyrillic): smirnov finds Смирнов, ranked after the words as written. The default is none; left out: as it was."}}},
       "result": {"type": "object", "required": ["declared"], "additionalProperties": false, "properties": {"declared": {"type": "integer"}}}
     },
-    "declarations": {"description": "The declared property types of every entity type, and the types whose text is stemmed.",
+    "declarations": {"description": "The declared property types of every entity type, and the types whose text is stemmed or transliterated.",
       "params": {"$ref": "#/$defs/empty"},
-      "result": {"type": "object", "required": ["types"], "additionalProperties": false, "properties": {"types": {"type": "object"}, "stemming": {"type": "object", "additionalProperties": {"enum": ["english"]}, "description": "Each stemmed type and its stemming (absent when no type is stemmed)."}}}
+      "result": {"type": "object", "required": ["types"], "additionalProperties": false, "properties": {"types": {"type": "object"}, "stemming": {"type": "object", "additionalProperties": {"enum": ["english"]}, "description": "Each stemmed type and its stemming (absent when no type is stemmed)."}, "transliterate": {"type": "object", "additionalProperties": {"enum": ["latin"]}, "description": "Each transliterated type and its target script (absent when no type is transliterated)."}}}
     },
     "lint": {"description": "Checks records before they are pushed, or the whole index, for what keeps entities from Siri, Shortcuts and Spotlight. Records are checked against themselves and against the index as it would be after the push; reads only. A record that is not valid is an invalid-record finding. Findings come by code, then records of the input by position, then indexed entities by type and id.",
       "params": {"type": "object", "additionalProperties": false, "properties": {

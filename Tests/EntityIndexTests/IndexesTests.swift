@@ -8,10 +8,10 @@ import Testing
 
 /// Every derived index of `Indexes.all`, kept change by change, holds what a rebuild from the stored records makes:
 /// after each step of seeded random sequences of ingests (inserts and replaces of every field an index reads),
-/// deletes by id, by type and by domain, purges of the expired, new declarations and stemming, and delete-all, the
-/// index's tables are dumped by what they mean (interned ids and document ids joined to names and entities, the
-/// full-text indexes by their postings) and compared with the same dump after `rebuild([index])` on the same rows,
-/// rolled back. The vocabulary and the kinds a property has held only grow between rebuilds (by design): there the
+/// deletes by id, by type and by domain, purges of the expired, new declarations, stemming and transliteration, and
+/// delete-all, the index's tables are dumped by what they mean (interned ids and document ids joined to names and
+/// entities, the full-text indexes by their postings) and compared with the same dump after `rebuild([index])` on
+/// the same rows, rolled back. The vocabulary and the kinds a property has held only grow between rebuilds (by design): there the
 /// rebuild's rows must be among the kept ones.
 @Suite struct IndexesTests {
     static let seeds: [UInt64] = [1, 7, 2026]
@@ -173,7 +173,8 @@ struct RandomWrites {
     static let types = ["order", "customer", "product"]
     static let words = [
         "Café", "crème", "brûlée", "東京", "Straße", "strasse", "tea", "green", "running", "candies", "boxes", "mug",
-        "Paris", "Lyon", "#1042-A", "MacBook", "new", "York", "Ωmega", "naïve", "x",
+        "Paris", "Lyon", "#1042-A", "MacBook", "new", "York", "Ωmega", "naïve", "x", "Смирнов", "Санкт-Петербург",
+        "Αλέξανδρος", "מצרים",
     ]
     static let domains = ["shop", "shop.vip", "shop.vip.gold", "home", "shopx"]
 
@@ -304,8 +305,11 @@ struct RandomWrites {
                 PropertyDeclaration(name: "placedAt", kind: .date, sortable: false),
             ].filter { _ in chance(0.5) }
             let stemming: Stemming? = pick([nil, .english, Stemming.none])
-            try store.declare(type: type, declarations, stemming: stemming)
-            return "declare: \(type) \(declarations.map(\.name)) stemming \(stemming?.rawValue ?? "as it was")"
+            let latin: Transliteration? = pick([nil, .latin, Transliteration.none])
+            try store.declare(type: type, declarations, stemming: stemming, transliteration: latin)
+            return
+                "declare: \(type) \(declarations.map(\.name)) stemming \(stemming?.rawValue ?? "as it was") "
+                + "transliterate \(latin?.rawValue ?? "as it was")"
         case 97..<100:
             _ = try store.delete(DeleteRequest(all: true))
             return "delete all:"

@@ -100,6 +100,25 @@ int32_t eidx_analyze(const char *utf8, int32_t length, int32_t flags, eidx_token
 /* Writes the ICU version ("72.1") into buffer; returns its length. */
 int32_t eidx_icu_version(char *buffer, int32_t capacity);
 
+/* ---- Transliteration ------------------------------------------------------------------------------------ */
+
+enum {
+    EIDX_LATIN_ANY = 0,     /* ICU's "Any-Latin; Latin-ASCII", for every script it reads */
+    EIDX_LATIN_RUSSIAN = 1, /* "Russian-Latin/BGN; Latin-ASCII", for Cyrillic (Германия -> Germaniya) */
+};
+
+/* Transliterates UTF-8 text to Latin ASCII letters with ICU (Смирнов -> Smirnov), in the `form` above, for text
+ * holding a letter of a script other than Latin, Han, kana, Hangul and Bopomofo (EIDX_LATIN_RUSSIAN: a Cyrillic
+ * letter). Returns 0 with *outLength set; 1 when the text has no such letter, or ICU lacks the Russian transform
+ * (nothing written); -2 when `out` is too small (*outLength is the size needed); -3 when this ICU cannot build
+ * "Any-Latin; Latin-ASCII"; -1 on another ICU error. Each thread builds a transform once and keeps it, so it is
+ * safe to call from any thread. */
+int32_t eidx_transliterate(const char *utf8, int32_t length, int32_t form, char *out, int32_t outCapacity,
+                           int32_t *outLength);
+
+/* 1 when this ICU can build the transform eidx_transliterate uses (building it for the calling thread), else 0. */
+int32_t eidx_transliterate_available(void);
+
 /* ---- Folding for query modifiers ------------------------------------------------------------------------- */
 
 enum {

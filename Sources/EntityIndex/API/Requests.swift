@@ -137,10 +137,16 @@ public struct DeclareRequest: Sendable, Equatable {
     public var properties: [PropertyDeclaration]
     /// How the type's text matches other forms of its words; nil: as it was.
     public var stemming: Stemming?
-    public init(type: String, properties: [PropertyDeclaration], stemming: Stemming? = nil) {
+    /// Whether the type's words of other scripts also match by their Latin letters; nil: as it was.
+    public var transliteration: Transliteration?
+    public init(
+        type: String, properties: [PropertyDeclaration], stemming: Stemming? = nil,
+        transliteration: Transliteration? = nil
+    ) {
         self.type = type
         self.properties = properties
         self.stemming = stemming
+        self.transliteration = transliteration
     }
 }
 

@@ -128,6 +128,8 @@ public struct TypeDeclarations: Sendable, Equatable {
     public var properties: [PropertyDeclaration]
     /// How the type's text matches other forms of its words.
     public var stemming: Stemming = .none
+    /// Whether the type's words of other scripts also match by their Latin letters.
+    public var transliteration: Transliteration = .none
 }
 
 /// What is in the index, what is hidden, expired or about to expire, and what it runs on.

@@ -13,16 +13,25 @@ final class AnalyzedRecord: @unchecked Sendable {
     let record: EntityRecord?
     let declarations: [String: PropertyDeclaration]
     let stemming: Bool
+    /// Whether the type's words of other scripts are also indexed in Latin letters (`Transliteration`).
+    let transliterating: Bool
 
-    init(_ record: EntityRecord, declarations: [String: PropertyDeclaration], stemming: Bool) {
+    init(
+        _ record: EntityRecord, declarations: [String: PropertyDeclaration], stemming: Bool,
+        transliterating: Bool = false
+    ) {
         self.record = record
         json = record.json
         self.declarations = declarations
         self.stemming = stemming
+        self.transliterating = transliterating
     }
 
     /// A stored record, read back from its bytes.
-    init(stored json: JSONObject, declarations: [String: PropertyDeclaration], stemming: Bool) {
+    init(
+        stored json: JSONObject, declarations: [String: PropertyDeclaration], stemming: Bool,
+        transliterating: Bool = false
+    ) {
         self.json = json
         if case .success(let record) = RecordValidator.validate(.object(json), position: 0) {
             self.record = record
@@ -31,11 +40,12 @@ final class AnalyzedRecord: @unchecked Sendable {
         }
         self.declarations = declarations
         self.stemming = stemming
+        self.transliterating = transliterating
     }
 
     /// The normalized text of each column and the keys made from it (nil when the record does not validate).
     private(set) lazy var document: SearchDocument? = record.map {
-        SearchDocument($0, declarations: declarations, stemming: stemming)
+        SearchDocument($0, declarations: declarations, stemming: stemming, transliterating: transliterating)
     }
     /// The rows of `property`.
     private(set) lazy var properties: [PropertyRow] =

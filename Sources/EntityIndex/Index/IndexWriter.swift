@@ -43,7 +43,9 @@ final class IndexWriter {
     /// The declarations and text settings records are analyzed with, as they stand in this transaction.
     func preparer() throws -> RecordPreparer {
         if let declarations { return declarations }
-        let current = RecordPreparer(declarations: try store.allDeclarations(), stemmed: try store.stemmedTypes())
+        let current = RecordPreparer(
+            declarations: try store.allDeclarations(), stemmed: try store.stemmedTypes(),
+            transliterated: try store.transliteratedTypes())
         declarations = current
         return current
     }
@@ -52,7 +54,8 @@ final class IndexWriter {
     func stored(_ json: JSONObject, type: String) throws -> AnalyzedRecord {
         let preparer = try preparer()
         return AnalyzedRecord(
-            stored: json, declarations: preparer.declarations(for: type), stemming: preparer.stemmed.contains(type))
+            stored: json, declarations: preparer.declarations(for: type), stemming: preparer.stemmed.contains(type),
+            transliterating: preparer.transliterated.contains(type))
     }
 
     /// A record being written, analyzed with the declarations of this transaction.
@@ -60,7 +63,8 @@ final class IndexWriter {
         let preparer = try preparer()
         return AnalyzedRecord(
             record, declarations: preparer.declarations(for: record.type),
-            stemming: preparer.stemmed.contains(record.type))
+            stemming: preparer.stemmed.contains(record.type),
+            transliterating: preparer.transliterated.contains(record.type))
     }
 
     /// Hands one change to every index this write keeps, in order.

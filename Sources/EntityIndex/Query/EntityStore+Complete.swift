@@ -48,6 +48,7 @@ extension EntityStore {
         do {
             var query = SearchQuery(text)
             if try anyTypeStemmed() { query.addStems() }
+            if try anyTypeTransliterated() { query.addTransliterations() }
             let reading = limit + Self.extraCompletionTerms + Self.filteredCompletionTerms
             let candidates =
                 query.terms.count > 1

@@ -92,6 +92,7 @@ extension EntityStore {
         let filterSQL = try compileFilters(request.filters, types: request.types, mode: .and)
         try PrefixExpansion.expand(&query.terms, db: db)
         if try anyTypeStemmed() { query.addStems() }
+        if try anyTypeTransliterated() { query.addTransliterations() }
         var conditions = "e.hidden = 0 AND e.expires_at > ?"
         var arguments: [SQLValue] = [.integer(now)]
         if let types = TypeUnion.condition("e.type", request.types) {
@@ -141,9 +142,14 @@ extension EntityStore {
         if query.terms.contains(where: { $0.stem != nil }) {
             highlighter.stemmed = try stemmedTypes()
         }
+        if query.terms.contains(where: { $0.latin != nil }) {
+            highlighter.transliterated = try transliteratedTypes()
+        }
         let budget = ResultBudget(limit: maxResultBytes)
-        // A stem, or a number's other written forms (`matchedBy`'s `stem` and `phone`).
-        let mayMatchOtherwise = !highlighter.stemmed.isEmpty || query.raw.hasASCIIDigit
+        // A stem, a transliteration, or a number's other written forms (`matchedBy`'s `stem`, `transliteration` and
+        // `phone`).
+        let mayMatchOtherwise =
+            !highlighter.stemmed.isEmpty || !highlighter.transliterated.isEmpty || query.raw.hasASCIIDigit
         let entities = try ranked.map { c in
             try recordStatement.bind([.integer(c.rowid)])
             let text =
@@ -154,7 +160,7 @@ extension EntityStore {
             result.score = (c.score * 1000).rounded() / 1000
             if request.explain { result.explanation = c.explanation }
             // The record is parsed and scanned only for highlights, or when a word may have matched otherwise than
-            // as typed: every word in the title or the id with no typo, no stem and no digits matched as typed.
+            // as typed: every word in the title or the id with no typo, stem, transliteration or digits matched as typed.
             if let rewrite = c.rewrite {
                 // Found with a word split or two joined: marked as the words it was found by.
                 var marker = highlighter

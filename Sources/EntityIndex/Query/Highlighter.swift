@@ -10,6 +10,9 @@ struct Highlighter {
     var query: SearchQuery
     /// The types whose text is stemmed (`Stemming`): a word of theirs is also marked when its stem matched.
     var stemmed: Set<String> = []
+    /// The types whose text is transliterated (`Transliteration`): a word of theirs is also marked when its Latin
+    /// form matched.
+    var transliterated: Set<String> = []
 
     /// About what a span adds to the encoded response besides its field name and text (`{"field":…}`).
     static let spanOverhead = 40
@@ -32,12 +35,15 @@ struct Highlighter {
         throws(EntityIndexError) -> [Highlight]
     {
         var spans: [Highlight] = []
-        let stems = !stemmed.isEmpty && stemmed.contains(record["type"]?.string ?? "")
+        let type = record["type"]?.string ?? ""
+        let stems = !stemmed.isEmpty && stemmed.contains(type)
+        let latin = !transliterated.isEmpty && transliterated.contains(type)
         // Linear in the text: the UTF-16 offset is carried from one span to the next, not counted from the start.
         func scan(_ field: String, _ text: String) throws(EntityIndexError) {
             let utf8 = Array(text.utf8)
             tracker.field = field == "title" ? .title : field.hasPrefix("synonyms[") ? .synonym : .other
-            let found = try ranges(text, utf8, stems: stems, tracker: &tracker)
+            // The description is not transliterated (`SearchDocument`).
+            let found = try ranges(text, utf8, stems: stems, latin: latin && field != "description", tracker: &tracker)
             guard !found.isEmpty else { return }
             var position = 0
             var units = 0
@@ -95,22 +101,26 @@ struct Highlighter {
     }
 
     /// Byte ranges of `text` (whose UTF-8 bytes are `utf8`) matched by any query term.
-    func ranges(_ text: String, _ utf8: [UInt8], stems: Bool = false) throws(EntityIndexError) -> [(Int, Int)] {
-        var tracker = MatchTracker(count: query.terms.count)
-        return try ranges(text, utf8, stems: stems, tracker: &tracker)
-    }
-
-    func ranges(_ text: String, _ utf8: [UInt8], stems: Bool, tracker: inout MatchTracker) throws(EntityIndexError)
+    func ranges(_ text: String, _ utf8: [UInt8], stems: Bool = false, latin: Bool = false) throws(EntityIndexError)
         -> [(Int, Int)]
     {
-        guard utf8.count > Self.pieceBytes else { return try pieceRanges(text, stems: stems, tracker: &tracker) }
+        var tracker = MatchTracker(count: query.terms.count)
+        return try ranges(text, utf8, stems: stems, latin: latin, tracker: &tracker)
+    }
+
+    func ranges(
+        _ text: String, _ utf8: [UInt8], stems: Bool, latin: Bool = false, tracker: inout MatchTracker
+    ) throws(EntityIndexError) -> [(Int, Int)] {
+        guard utf8.count > Self.pieceBytes else {
+            return try pieceRanges(text, stems: stems, latin: latin, tracker: &tracker)
+        }
         var result: [(Int, Int)] = []
         var start = 0
         while start < utf8.count {
             var end = min(start + Self.pieceBytes, utf8.count)
             while end < utf8.count, !Self.isCut(utf8, end) { end += 1 }
             let piece = String(decoding: utf8[start..<end], as: UTF8.self)
-            for (from, to) in try pieceRanges(piece, stems: stems, tracker: &tracker) {
+            for (from, to) in try pieceRanges(piece, stems: stems, latin: latin, tracker: &tracker) {
                 result.append((from + start, to + start))
             }
             try StopSignal.check("highlighting the results")
@@ -120,8 +130,8 @@ struct Highlighter {
     }
 
     /// Byte ranges of `text` matched by any query term, analyzing it whole.
-    private func pieceRanges(_ text: String, stems: Bool, tracker: inout MatchTracker) throws(EntityIndexError)
-        -> [(Int, Int)]
+    private func pieceRanges(_ text: String, stems: Bool, latin: Bool, tracker: inout MatchTracker)
+        throws(EntityIndexError) -> [(Int, Int)]
     {
         var result: [(Int, Int)] = []
         let utf8 = Array(text.utf8)
@@ -145,6 +155,17 @@ struct Highlighter {
                         if TermList.with(terms, { term.match($0) }) == nil {
                             hit = true
                             tracker.matched(t, .stem)
+                        }
+                    }
+                }
+            }
+            if latin, case let forms = Transliteration.latinTerms(terms), !forms.isEmpty {
+                // The native word is marked when its Latin form matched and the word as written did not.
+                TermList.with(forms) { list in
+                    for (t, term) in query.terms.enumerated() where term.latin != nil && term.match(list) == 0 {
+                        if TermList.with(terms, { term.match($0) }) == nil {
+                            hit = true
+                            tracker.matched(t, .transliteration)
                         }
                     }
                 }
@@ -226,7 +247,7 @@ struct Highlighter {
 /// digits or national form of a number, or the record's synonyms.
 struct MatchTracker {
     enum Field { case title, synonym, other }
-    enum Way: String { case typo, stem, phone }
+    enum Way: String { case typo, stem, phone, transliteration }
 
     var field = Field.other
     private var typed: [Bool]
@@ -251,8 +272,8 @@ struct MatchTracker {
         }
     }
 
-    /// `synonym` when a term matched a synonym and not the title; `typo`, `stem`, `phone` for a term that matched
-    /// nowhere as typed; sorted, empty when every term matched as typed.
+    /// `synonym` when a term matched a synonym and not the title; `typo`, `stem`, `phone`, `transliteration` for a
+    /// term that matched nowhere as typed; sorted, empty when every term matched as typed.
     var matchedBy: [String] {
         var all = Set<String>()
         for t in typed.indices {

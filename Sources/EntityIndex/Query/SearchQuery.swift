@@ -19,6 +19,9 @@ struct QueryTerm: Sendable {
     /// With a stemmed type in the index (`Stemming`), the marked stem of a plain word: another whole term the word
     /// matches, at no typo.
     var stem: [UInt8]?
+    /// With a transliterated type in the index (`Transliteration`), the marked form of a plain Latin word: another
+    /// term the word matches at no typo (as a prefix while typing).
+    var latin: [UInt8]?
     /// Vocabulary words one or two edits away from a plain word, filled in by the typo fallback.
     var plainVariants: [TypoVariant] = []
     /// For a compound of words typed with connectors (`python3-reqeusts`), each part's variants (empty for a part
@@ -94,6 +97,7 @@ struct QueryTerm: Sendable {
         case .plain(let t):
             var head = (prefix ? completions : nil).map { $0.map(quote) } ?? [quote(t) + star]
             if let stem { head.append(quote(String(decoding: stem, as: UTF8.self))) }
+            if let latin { head.append(quote(String(decoding: latin, as: UTF8.self)) + star) }
             let typos = plainVariants.filter { $0.distance <= maxTypos }.map { variantExpression($0, prefix: prefix) }
             guard !typos.isEmpty || head.count > 1 else { return head.first ?? quote(t) + star }
             return "(" + (head + typos).joined(separator: " OR ") + ")"
@@ -151,7 +155,7 @@ struct QueryTerm: Sendable {
         let prefix = self.prefix && !wholeWords
         switch kind {
         case .plain:
-            let head = ((prefix ? completions?.count : nil) ?? 1) + (stem == nil ? 0 : 1)
+            let head = ((prefix ? completions?.count : nil) ?? 1) + (stem == nil ? 0 : 1) + (latin == nil ? 0 : 1)
             return Array(repeating: 0, count: head) + plainVariants.filter { $0.distance <= maxTypos }.map(\.distance)
         case .compound:
             return [0, 0] + alternatives.map { _ in 0 }
@@ -179,6 +183,7 @@ struct QueryTerm: Sendable {
                 return 0
             }
             if let stem, terms.contains(stem, prefix: false) { return 0 }
+            if let latin, terms.contains(latin, prefix: prefix) { return 0 }
             var best: Int?
             for v in plainVariants
             where v.distance < (best ?? Int.max) && terms.contains(v.bytes, prefix: v.prefix && prefix) {

@@ -1,11 +1,18 @@
 import SQLite
 
 extension EntityStore {
-    /// Declares property types for an entity type, and how its text matches (`stemming`; nil: as it was), and
-    /// reindexes its entities so that the declaration applies.
-    public func declare(type: String, _ properties: [PropertyDeclaration], stemming: Stemming? = nil)
-        throws(EntityIndexError)
-    {
+    /// Declares property types for an entity type, and how its text matches (`stemming`, `transliteration`; nil: as
+    /// it was), and reindexes its entities so that the declaration applies.
+    public func declare(
+        type: String, _ properties: [PropertyDeclaration], stemming: Stemming? = nil,
+        transliteration: Transliteration? = nil
+    ) throws(EntityIndexError) {
+        if transliteration == .latin && !Transliteration.isAvailable {
+            throw EntityIndexError(
+                .invalidParams,
+                "declare: transliterate latin needs ICU's Any-Latin and Latin-ASCII transforms, which this ICU "
+                    + "(\(TextAnalyzer.icuVersion)) cannot build; install ICU with its transliteration data")
+        }
         do {
             try write { writer in
                 // The type's records as the old declarations indexed them.
@@ -24,28 +31,40 @@ extension EntityStore {
                 }
                 try refuseStoredValues(type: type, properties)
                 try db.run("DELETE FROM property_kind WHERE type = ?", [.text(type)])
-                switch stemming {
-                case nil: break
-                case .none?: try db.run("DELETE FROM type_setting WHERE type = ?", [.text(type)])
-                case let stemming?:
+                if stemming != nil || transliteration != nil {
+                    // A setting not given stays as it was; a row whose settings are all `none` goes.
                     try db.run(
                         """
-                        INSERT INTO type_setting(type, stemming) VALUES (?, ?)
-                        ON CONFLICT(type) DO UPDATE SET stemming = excluded.stemming
-                        """, [.text(type), .text(stemming.rawValue)])
+                        INSERT INTO type_setting(type, stemming, transliterate) VALUES (?1, coalesce(?2, 'none'),
+                            coalesce(?3, 'none'))
+                        ON CONFLICT(type) DO UPDATE SET stemming = coalesce(?2, stemming),
+                            transliterate = coalesce(?3, transliterate)
+                        """,
+                        [
+                            .text(type), stemming.map { .text($0.rawValue) } ?? .null,
+                            transliteration.map { .text($0.rawValue) } ?? .null,
+                        ])
+                    try db.run(
+                        "DELETE FROM type_setting WHERE type = ? AND stemming = 'none' AND transliterate = 'none'",
+                        [.text(type)])
                 }
                 // Each entity of the type replaces itself: the old declarations' rows go, the new ones' come.
                 let rows = try db.rows("SELECT rowid, record FROM entity WHERE type = ?", [.text(type)]) {
                     ($0.int(0), $0.record(1))
                 }
                 let stemming = (old.stemmed.contains(type), try stemmedTypes().contains(type))
+                let latin = (old.transliterated.contains(type), try transliteratedTypes().contains(type))
                 let declarations = (old.declarations(for: type), try self.declarations(for: type))
                 for (rowid, json) in rows {
                     try writer.apply(
                         .replace(
                             rowid: rowid,
-                            old: AnalyzedRecord(stored: json, declarations: declarations.0, stemming: stemming.0),
-                            new: AnalyzedRecord(stored: json, declarations: declarations.1, stemming: stemming.1)))
+                            old: AnalyzedRecord(
+                                stored: json, declarations: declarations.0, stemming: stemming.0,
+                                transliterating: latin.0),
+                            new: AnalyzedRecord(
+                                stored: json, declarations: declarations.1, stemming: stemming.1,
+                                transliterating: latin.1)))
                 }
             }
         } catch {
@@ -81,7 +100,7 @@ extension EntityStore {
     public func allDeclarations() throws(EntityIndexError) -> [TypeDeclarations] {
         do {
             var result: [TypeDeclarations] = []
-            let stemming = try typeStemming()
+            let stemming = try typeStemming(), latin = try typeTransliteration()
             for (type, declaration) in try db.rows(
                 "SELECT type, name, kind, sortable, indexing_key FROM property_decl ORDER BY type, name", [],
                 { s in
@@ -97,11 +116,16 @@ extension EntityStore {
                     result[result.count - 1].properties.append(declaration)
                 } else {
                     result.append(
-                        TypeDeclarations(type: type, properties: [declaration], stemming: stemming[type] ?? .none))
+                        TypeDeclarations(
+                            type: type, properties: [declaration], stemming: stemming[type] ?? .none,
+                            transliteration: latin[type] ?? .none))
                 }
             }
-            for (type, stemming) in stemming where !result.contains(where: { $0.type == type }) {
-                result.append(TypeDeclarations(type: type, properties: [], stemming: stemming))
+            for type in Set(stemming.keys).union(latin.keys) where !result.contains(where: { $0.type == type }) {
+                result.append(
+                    TypeDeclarations(
+                        type: type, properties: [], stemming: stemming[type] ?? .none,
+                        transliteration: latin[type] ?? .none))
             }
             return result.sorted { $0.type.utf8.lexicographicallyPrecedes($1.type.utf8) }
         } catch {
@@ -130,6 +154,28 @@ extension EntityStore {
     /// knows count, as in `stemmedTypes()`.)
     func anyTypeStemmed() throws -> Bool {
         try db.scalar(Self.anyTypeStemmedSQL)?.int == 1
+    }
+
+    /// The transliteration of each type that has one (a setting this build does not know is left out).
+    func typeTransliteration() throws -> [String: Transliteration] {
+        var result: [String: Transliteration] = [:]
+        for (type, name) in try db.rows(
+            "SELECT type, transliterate FROM type_setting WHERE transliterate <> 'none'", [],
+            { ($0.text(0), $0.text(1)) })
+        {
+            if let latin = Transliteration(rawValue: name) { result[type] = latin }
+        }
+        return result
+    }
+
+    /// The types whose words of other scripts are also indexed in Latin letters.
+    func transliteratedTypes() throws -> Set<String> {
+        Set(try typeTransliteration().filter { $0.value != .none }.keys)
+    }
+
+    /// Whether any type is transliterated: a search then also looks for its Latin words' marked forms.
+    func anyTypeTransliterated() throws -> Bool {
+        try db.scalar("SELECT EXISTS (SELECT 1 FROM type_setting WHERE transliterate = 'latin')")?.int == 1
     }
 
     private static let anyTypeStemmedSQL =

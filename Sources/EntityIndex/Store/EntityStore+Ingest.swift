@@ -60,7 +60,7 @@ public final class Ingestion {
         self.skipsInvalid = skipsInvalid
         preparer = RecordPreparer(
             declarations: try store.allDeclarations(), stemmed: try store.stemmedTypes(),
-            dictionary: try store.db.recordDictionaries.newest())
+            transliterated: try store.transliteratedTypes(), dictionary: try store.db.recordDictionaries.newest())
         reindexPending = true
     }
 
@@ -88,10 +88,15 @@ public final class Ingestion {
         // (an aborted batch that trained it) took it away.
         if let dictionary = preparer.dictionary { try store.db.recordDictionaries.add(dictionary, now: store.now) }
         let declarations = try store.allDeclarations(type: nil), stemmed = try store.stemmedTypes()
+        let transliterated = try store.transliteratedTypes()
         var current = preparer
-        if declarations != preparer.declarations || stemmed != preparer.stemmed {
+        if declarations != preparer.declarations || stemmed != preparer.stemmed
+            || transliterated != preparer.transliterated
+        {
             declarationsChanged = true
-            current = RecordPreparer(declarations: declarations, stemmed: stemmed, dictionary: preparer.dictionary)
+            current = RecordPreparer(
+                declarations: declarations, stemmed: stemmed, transliterated: transliterated,
+                dictionary: preparer.dictionary)
         }
         writer = IndexWriter(store, preparer: current)
     }

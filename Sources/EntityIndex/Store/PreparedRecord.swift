@@ -51,6 +51,8 @@ public struct RecordPreparer: Sendable {
     let declarations: [String: [String: PropertyDeclaration]]
     /// The types whose text is also indexed by its stems (`Stemming`).
     let stemmed: Set<String>
+    /// The types whose text is also indexed by its Latin transliteration (`Transliteration`).
+    let transliterated: Set<String>
     /// The dictionary records are compressed with (`StoredRecord`); nil: deflate.
     var dictionary: RecordDictionary?
     /// Whether records are stored as text until a dictionary is trained on them (`Ingestion.Producer`).
@@ -58,10 +60,11 @@ public struct RecordPreparer: Sendable {
 
     init(
         declarations: [String: [String: PropertyDeclaration]], stemmed: Set<String>,
-        dictionary: RecordDictionary? = nil
+        transliterated: Set<String> = [], dictionary: RecordDictionary? = nil
     ) {
         self.declarations = declarations
         self.stemmed = stemmed
+        self.transliterated = transliterated
         self.dictionary = dictionary
     }
 
@@ -112,7 +115,8 @@ public struct RecordPreparer: Sendable {
     /// What the indexes derive from a record, computed now.
     func analyze(_ record: EntityRecord) -> AnalyzedRecord {
         AnalyzedRecord(
-            record, declarations: declarations(for: record.type), stemming: stemmed.contains(record.type)
+            record, declarations: declarations(for: record.type), stemming: stemmed.contains(record.type),
+            transliterating: transliterated.contains(record.type)
         ).analyzed()
     }
 }

@@ -529,5 +529,12 @@ DELETE FROM meta WHERE key IN ('text_version', 'icu_version', 'spotlight_key_ver
 -- stamp in `index_version` is stale and that index alone is rebuilt.
 CREATE INDEX property_empty ON property(name) WHERE kind = 5;
 """#),
+        .init(version: 22, name: "transliteration", sql: #"""
+-- entityidx schema 22: a type's text may also be indexed by its words' Latin transliteration (`declare --transliterate
+-- latin`, see `Transliteration`): `transliterate` names the target script (`latin`), or `none`. A row is kept while
+-- either setting is not `none`, so `stemming` may now be `none` too. Nothing indexed changes: a type's entities are
+-- indexed again when its setting changes.
+ALTER TABLE type_setting ADD COLUMN transliterate TEXT NOT NULL DEFAULT 'none';
+"""#),
     ]
 }

@@ -23,7 +23,13 @@ struct SearchDocument {
     var nameKeys: [Int64]
 
     /// `stemming`: each column's words are also indexed by their stems (`Stemming`), after the words.
-    init(_ record: EntityRecord, declarations: [String: PropertyDeclaration], stemming: Bool = false) {
+    /// `transliterating`: the words of other scripts in the title, names, subtitle and string properties are also
+    /// indexed by their Latin form (`Transliteration`), after the words and stems; not the description (prose,
+    /// where the cost per record is largest) nor the id.
+    init(
+        _ record: EntityRecord, declarations: [String: PropertyDeclaration], stemming: Bool = false,
+        transliterating: Bool = false
+    ) {
         var title = [record.title], names = record.synonyms + record.keywords
         var subtitle = record.subtitle.map { [$0] } ?? [], description = record.description.map { [$0] } ?? []
         var props: [String] = []
@@ -40,16 +46,19 @@ struct SearchDocument {
         }
         var vocabulary: [String] = []
         var codes: [String] = []
-        func text(_ parts: [String], keepingCodes: Bool = false) -> String {
+        func text(_ parts: [String], keepingCodes: Bool = false, latin: Bool = false) -> String {
             var found: [String] = []
             let terms = parts.flatMap { TextAnalyzer.indexTerms($0, codes: &found) }
             if keepingCodes { codes += found }
             vocabulary += terms.filter(Self.isVocabularyWord)
-            return (stemming ? terms + Stemming.stemTerms(terms) : terms).joined(separator: " ")
+            var indexed = stemming ? terms + Stemming.stemTerms(terms) : terms
+            if latin && transliterating { indexed += Transliteration.latinTerms(terms) }
+            return indexed.joined(separator: " ")
         }
         columns = [
-            text(title, keepingCodes: true), text(names, keepingCodes: true), text(subtitle), text(description),
-            text(props, keepingCodes: true), text([record.id]),
+            text(title, keepingCodes: true, latin: true), text(names, keepingCodes: true, latin: true),
+            text(subtitle, latin: true), text(description), text(props, keepingCodes: true, latin: true),
+            text([record.id]),
         ]
         vocabularyTerms = vocabulary
         idKey = TextAnalyzer.idKey(record.id)

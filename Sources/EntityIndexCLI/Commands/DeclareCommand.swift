@@ -6,10 +6,15 @@ import JSON
 struct DeclareCommand: Command {
     static let spec = CommandSpec(
         name: "declare", abstract: "Declare property types of an entity type (or list declarations)",
-        usage: "entityidx declare [--type T [--stemming english|none] NAME:KIND[:unsortable][@indexingKey]…] [--json]",
+        usage:
+            "entityidx declare [--type T [--stemming english|none] [--transliterate latin|none] NAME:KIND[:unsortable][@indexingKey]…] [--json]",
         options: [
             ("type=", "the entity type to declare properties for"),
             ("stemming=", "english: the type's text also matches regular English inflections; none: words as written"),
+            (
+                "transliterate=",
+                "latin: the type's words of other scripts also match by their Latin letters; none: as written"
+            ),
         ],
         discussion: """
             KIND is string, number, integer, boolean, date or strings. A date declared as such compares
@@ -19,6 +24,10 @@ struct DeclareCommand: Command {
             --stemming english makes the type's text match regular English inflections (candies and candy, boxes and
             box, running and run; Porter2 rules), off by default; the type's entities are indexed again. Example:
             entityidx declare --type recipe --stemming english
+            --transliterate latin makes the type's words in Cyrillic, Greek, Arabic, Hebrew and other scripts (not
+            Han, kana or Hangul) also match by their Latin transliteration (smirnov finds Смирнов, alexandros finds
+            Αλέξανδρος), ranked after the words as written, off by default; the type's entities are indexed again.
+            Example: entityidx declare --type person --transliterate latin
             Without --type, lists the declarations.
             """)
 
@@ -29,7 +38,10 @@ struct DeclareCommand: Command {
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         guard let type = arguments.value("type") else {
-            guard arguments.positionals.isEmpty && arguments.value("stemming") == nil else {
+            guard
+                arguments.positionals.isEmpty && arguments.value("stemming") == nil
+                    && arguments.value("transliterate") == nil
+            else {
                 throw UsageError("declaring needs --type", usage: Self.spec.usage)
             }
             request = nil
@@ -43,8 +55,17 @@ struct DeclareCommand: Command {
             }
             stemming = value
         }
-        guard !arguments.positionals.isEmpty || stemming != nil else {
-            throw UsageError("missing NAME:KIND (or --stemming)", usage: Self.spec.usage)
+        var transliteration: Transliteration?
+        if let name = arguments.value("transliterate") {
+            guard let value = Transliteration(rawValue: name) else {
+                throw UsageError(
+                    "unknown transliterate \(Quoting.quoted(name)) (one of: \(Transliteration.names))",
+                    usage: Self.spec.usage)
+            }
+            transliteration = value
+        }
+        guard !arguments.positionals.isEmpty || stemming != nil || transliteration != nil else {
+            throw UsageError("missing NAME:KIND (or --stemming, --transliterate)", usage: Self.spec.usage)
         }
         var properties: [PropertyDeclaration] = []
         for spec in arguments.positionals {
@@ -69,7 +90,8 @@ struct DeclareCommand: Command {
             properties.append(
                 PropertyDeclaration(name: String(parts[0]), kind: kind, sortable: parts.count == 2, indexingKey: key))
         }
-        request = DeclareRequest(type: type, properties: properties, stemming: stemming)
+        request = DeclareRequest(
+            type: type, properties: properties, stemming: stemming, transliteration: transliteration)
     }
 
     func run(_ context: CommandContext) throws -> Int32 {
@@ -77,6 +99,9 @@ struct DeclareCommand: Command {
             try context.run(DeclarationsMethod()) { types in
                 for t in types {
                     if t.stemming != .none { context.print("\(t.type)  stemming \(t.stemming.rawValue)") }
+                    if t.transliteration != .none {
+                        context.print("\(t.type)  transliterate \(t.transliteration.rawValue)")
+                    }
                     for d in t.properties {
                         context.print(
                             "\(t.type).\(d.name)  \(d.kind.rawValue)\(d.sortable ? "" : " unsortable")\(d.indexingKey.map { " @" + $0 } ?? "")"
@@ -89,6 +114,7 @@ struct DeclareCommand: Command {
         try context.run(request) {
             var line = "declared \(Output.count($0, "property", "properties"))"
             if let stemming = request.stemming { line += ", stemming \(stemming.rawValue)" }
+            if let latin = request.transliteration { line += ", transliterate \(latin.rawValue)" }
             context.print(line)
         }
         return 0

@@ -29,7 +29,7 @@ _entityidx() {
         --direction) COMPREPLY=($(compgen -W "out in both" -- "$cur")); return ;;
         --format) COMPREPLY=($(compgen -W "human json junit tap github" -- "$cur")); return ;;
         --matching) COMPREPLY=($(compgen -W "all frequency last" -- "$cur")); return ;;
-        --allow-origin|--batch-timeout|--client-state|--cursor|--domain|--expect-client-state|--facet|--fetch|--fields|--filter|--host|--idle-timeout|--limit|--max-body-bytes|--max-connections|--max-held-bytes|--max-items|--max-line-bytes|--max-suggestions|--now|--port|--request-timeout|--sort|--stemming|--timeout|--within) return ;;
+        --allow-origin|--batch-timeout|--client-state|--cursor|--domain|--expect-client-state|--facet|--fetch|--fields|--filter|--host|--idle-timeout|--limit|--max-body-bytes|--max-connections|--max-held-bytes|--max-items|--max-line-bytes|--max-suggestions|--now|--port|--request-timeout|--sort|--stemming|--timeout|--transliterate|--within) return ;;
     esac
     if [[ -z "$cmd" ]]; then
         COMPREPLY=($(compgen -W "ingest search complete get suggest all query related delete donate reindex state declare stats rebuild lint drill test export pipe mcp serve spotlight user-query types completions help --db --now --version --help" -- "$cur"))
@@ -49,7 +49,7 @@ _entityidx() {
         donate) opts="--type --db --now --json --help" ;;
         reindex) opts="--type --db --now --json --help" ;;
         state) opts="--db --now --json --help" ;;
-        declare) opts="--type --stemming --db --now --json --help" ;;
+        declare) opts="--type --stemming --transliterate --db --now --json --help" ;;
         stats) opts="--db --now --json --help" ;;
         rebuild) opts="--db --now --json --help" ;;
         lint) opts="--within --strict --db --now --json --help" ;;

@@ -123,7 +123,7 @@ export interface Entity<P extends PropertiesOf<P> = Properties>
   /** The matched spans, with `highlight: true`. */
   highlights?: Highlight[];
   /** How a search result matched beyond the words as typed; absent when it matched as typed. */
-  matchedBy?: ("joined" | "phone" | "split" | "stem" | "synonym" | "typo")[];
+  matchedBy?: ("joined" | "phone" | "split" | "stem" | "synonym" | "transliteration" | "typo")[];
 }
 
 /** Types for a union: one type, or several (`["order", "product"]`) answered as if the index held only them. */
@@ -437,12 +437,19 @@ export interface PropertyDeclaration {
 }
 /** How a type's text matches other forms of its words: `english` (Porter2 stems), `none` (as written, the default). */
 export type Stemming = "none" | "english";
+/**
+ * Whether a type's words of other scripts (Cyrillic, Greek, Arabic, Hebrew…; not Han, kana or Hangul) also match by
+ * their Latin transliteration: `latin` (`smirnov` finds `Смирнов`), `none` (as written, the default).
+ */
+export type Transliteration = "none" | "latin";
 export interface DeclareParams {
   type: TypeName;
-  /** Required unless `stemming` is given. */
+  /** Required unless `stemming` or `transliterate` is given. */
   properties?: PropertyDeclaration[];
   /** Left out: the type's stemming stays as it was. */
   stemming?: Stemming;
+  /** Left out: the type's transliteration stays as it was. */
+  transliterate?: Transliteration;
 }
 export interface DeclareResult {
   declared: number;
@@ -451,6 +458,8 @@ export interface DeclarationsResult {
   types: Record<string, PropertyDeclaration[]>;
   /** The types whose text is stemmed, and how (absent when none is). */
   stemming?: Record<string, Stemming>;
+  /** The types whose words of other scripts also match in Latin letters (absent when none is). */
+  transliterate?: Record<string, Transliteration>;
 }
 /** The OpenRPC document (`schema/openrpc.json`). */
 export interface DiscoverResult {
