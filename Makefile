@@ -69,7 +69,8 @@ shells:
 		SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
 		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq zsh fish >/dev/null; }
 
-# The clients against the built binary: LSP framing (python-lsp-jsonrpc), OpenRPC, MCP (the official Python SDK).
+# The clients against the built binary: LSP framing (python-lsp-jsonrpc), OpenRPC, MCP (the official Python SDK), and
+# what reads `entityidx test`'s formats (xmlschema, tap.py, the workflow command syntax, jsonschema).
 test-clients: build venv
 	ENTITYIDX_BIN=$(DEBUG_BIN) $(VENV)/bin/python -m unittest discover -s Tests/Clients
 
