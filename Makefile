@@ -3,9 +3,10 @@ SWIFT ?= swift
 BIN := .build/release/entityidx
 DEBUG_BIN := .build/debug/entityidx
 CONTRACT_CHECK := ../shared/tools/contract-check
-# The client tests' Python environment: the official MCP SDK, python-lsp-jsonrpc and an OpenRPC document model.
+# The client tests' Python environment: the official MCP SDK, python-lsp-jsonrpc, an OpenRPC document model, jsonschema,
+# xmlschema (the JUnit XML schema) and tap.py with its YAML extra (a TAP consumer that reads the YAML blocks).
 VENV := .build/venv
-PY_TEST_PACKAGES := mcp==2.3.0 python-lsp-jsonrpc==1.1.2 openrpc==11.1.1 jsonschema==4.26.0
+PY_TEST_PACKAGES := mcp==2.3.0 python-lsp-jsonrpc==1.1.2 openrpc==11.1.1 jsonschema==4.26.0 xmlschema==4.3.2 tap.py[yaml]==3.2.1
 # make bench's own: tantivy, the peer on the real corpus (scripts/tantivy-peer.py).
 BENCH_VENV := .build/bench-venv
 PY_BENCH_PACKAGES := tantivy==0.27.0
@@ -68,7 +69,8 @@ shells:
 		SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
 		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq zsh fish >/dev/null; }
 
-# The clients against the built binary: LSP framing (python-lsp-jsonrpc), OpenRPC, MCP (the official Python SDK).
+# The clients against the built binary: LSP framing (python-lsp-jsonrpc), OpenRPC, MCP (the official Python SDK), and
+# what reads `entityidx test`'s formats (xmlschema, tap.py, the workflow command syntax, jsonschema).
 test-clients: build venv
 	ENTITYIDX_BIN=$(DEBUG_BIN) $(VENV)/bin/python -m unittest discover -s Tests/Clients
 

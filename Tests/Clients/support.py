@@ -47,8 +47,8 @@ def without_volatile(result):
 class LineClient:
     """`entityidx pipe` driven one JSON message per line."""
 
-    def __init__(self, db, *args):
-        self.process = subprocess.Popen([BINARY, "--db", db, "--now", NOW, *args], stdin=subprocess.PIPE,
+    def __init__(self, db, *args, now=NOW):
+        self.process = subprocess.Popen([BINARY, "--db", db, "--now", now, *args], stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         self.next_id = 0
 

@@ -134,8 +134,12 @@ import Testing
     }
 
     @Test func junitIsWellFormedWithAFailurePerFailedCase() throws {
-        let r = try run([try failing(), "--format", "junit"] + Self.records)
+        let path = try failing()
+        let r = try run([path, "--format", "junit"] + Self.records)
         #expect(r.status == 1)
+        #expect(r.stdout.contains("<testsuite name=\"\(path)\" file=\"\(path)\" "), "\(r.stdout)")
+        #expect(!r.stdout.contains(" line=\""), "a testcase has no line in the JUnit XML schema")
+        #expect(r.stdout.contains(">\(path):22&#10;top: expected first"), "a failure starts with FILE:LINE")
         #expect(r.stdout.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites "))
         let parser = XMLParser(data: Data(r.stdout.utf8))
         let counter = ElementCounter()

@@ -4,10 +4,12 @@ import JSON
 // MARK: - For CI: JUnit XML, TAP 14, GitHub workflow commands
 
 extension ExpectationReport {
-    /// JUnit XML: a `testsuite` per file, a `testcase` per case, a `failure` (or an `error`, for a wrong request)
-    /// with each expectation that did not hold.
+    /// JUnit XML: a `testsuite` per file (its `file` the file), a `testcase` per case, a `failure` (or an `error`,
+    /// for a wrong request) whose text starts with the case's `FILE:LINE`, then each expectation that did not hold.
     ///
-    /// The shape CI servers read (https://github.com/testmoapp/junitxml).
+    /// The shape CI servers read (https://github.com/testmoapp/junitxml), valid against the JUnit XML schema of
+    /// Jenkins (Tests/Clients/junit-10.xsd): a `testcase` has no `file` or `line` there, and times have at most
+    /// three decimals.
     var junit: String {
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         xml +=
@@ -18,10 +20,10 @@ extension ExpectationReport {
             let errors = mine.count { $0.status == .wrong }
             let time = Self.time(mine.reduce(0) { $0 + $1.seconds })
             xml +=
-                "  <testsuite name=\"\(Self.xml(file))\" tests=\"\(mine.count)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(time)\">\n"
+                "  <testsuite name=\"\(Self.xml(file))\" file=\"\(Self.xml(file))\" tests=\"\(mine.count)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(time)\">\n"
             for o in mine {
                 xml +=
-                    "    <testcase name=\"\(Self.xml(o.testCase.name))\" classname=\"\(Self.xml(file))\" file=\"\(Self.xml(file))\" line=\"\(o.testCase.line)\" time=\"\(Self.time(o.seconds))\""
+                    "    <testcase name=\"\(Self.xml(o.testCase.name))\" classname=\"\(Self.xml(file))\" time=\"\(Self.time(o.seconds))\""
                 guard o.status != .passed else {
                     xml += "/>\n"
                     continue
@@ -29,7 +31,8 @@ extension ExpectationReport {
                 let element = o.status == .wrong ? "error" : "failure"
                 let message = o.failures.map { "\($0.expectation): \($0.message)" }.joined(separator: "; ")
                 let type = o.failures.first?.expectation ?? "failure"
-                var body = o.failures.map { "\($0.expectation): \($0.message)\n" }.joined()
+                var body = "\(file):\(o.testCase.line)\n"
+                body += o.failures.map { "\($0.expectation): \($0.message)\n" }.joined()
                 body += Self.sideBySide(o).map { $0 + "\n" }.joined()
                 xml += ">\n      <\(element) message=\"\(Self.xml(message))\" type=\"\(Self.xml(type))\">"
                 xml += Self.xml(body) + "</\(element)>\n    </testcase>\n"
@@ -83,10 +86,11 @@ extension ExpectationReport {
 
     // MARK: - Escaping
 
+    /// Seconds with three decimals, as Surefire writes them (the schema's `SUREFIRE_TIME` allows no more).
     static func time(_ seconds: Double) -> String {
-        let micros = Int((seconds * 1e6).rounded())
-        let fraction = String(micros % 1_000_000)
-        return "\(micros / 1_000_000)." + String(repeating: "0", count: 6 - fraction.count) + fraction
+        let millis = Int((seconds * 1e3).rounded())
+        let fraction = String(millis % 1000)
+        return "\(millis / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
     }
 
     /// Text for an XML attribute or element: the five entities, and control characters XML 1.0 cannot hold dropped.
