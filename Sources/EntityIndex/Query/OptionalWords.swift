@@ -173,7 +173,7 @@ extension EntityStore {
     }
 
     /// One pass: the words as typed (and the exact id); when they match no entity, with typos; when nothing matches
-    /// either way, a code that holds the single word. An entity an earlier pass found counts as a match here, so
+    /// either way, with a word split or two joined; then a code that holds the single word. An entity an earlier pass found counts as a match here, so
     /// that a pass falls back only when its words really match nothing.
     private func rankPass(
         _ passes: inout WordPasses, _ kept: [Int], limit: Int, excluding: Set<Int64>, conditions: SQLFragment
@@ -189,21 +189,22 @@ extension EntityStore {
         }
         try topK.run()
         guard try nothing(.words) else { return (topK, .words, []) }
-        // A word split or two joined, as typed otherwise (`WordRewrites`), before any typo.
-        let rewrites = try passes.rewrites(kept, store: self)
-        if !rewrites.isEmpty {
-            let rewritten = try rankRewrites(rewrites, limit: limit, excluding: excluding, conditions: conditions)
-            if !rewritten.isEmpty { return (topK, .rewrites, rewritten) }
-            if !excluding.isEmpty, try !rewriteCandidates(rewrites, conditions: conditions, limit: 1).isEmpty {
-                return (topK, .rewrites, [])
-            }
-        }
         if query.terms.contains(where: { $0.typoBudget > 0 }) {
             query = try passes.expandTypos(kept, store: self)
             if query.terms.contains(where: { !$0.variants.isEmpty }) {
                 topK.query = query
                 try topK.runTypos()
                 guard try nothing(.typos) else { return (topK, .typos, []) }
+            }
+        }
+        // A word split or two joined, as typed otherwise (`WordRewrites`), when no typo matches either: what the
+        // words as typed or with typos found before is answered as it was.
+        let rewrites = try passes.rewrites(kept, store: self)
+        if !rewrites.isEmpty {
+            let rewritten = try rankRewrites(rewrites, limit: limit, excluding: excluding, conditions: conditions)
+            if !rewritten.isEmpty { return (topK, .rewrites, rewritten) }
+            if !excluding.isEmpty, try !rewriteCandidates(rewrites, conditions: conditions, limit: 1).isEmpty {
+                return (topK, .rewrites, [])
             }
         }
         try topK.runFragments()
