@@ -20,6 +20,22 @@ public struct DeleteRequest: Sendable {
     public init(type: String? = nil, ids: [String] = [], domains: [String] = [], all: Bool = false) {
         self.init(types: type.map { [$0] } ?? [], ids: ids, domains: domains, all: all)
     }
+
+    /// Refuses selectors that do not combine (ids without a type, `all` with another, nothing at all), as `delete`
+    /// and its preview both do; returns the domains given (empty ones left out).
+    func checkedDomains() throws(EntityIndexError) -> [String] {
+        if !ids.isEmpty && types.isEmpty {
+            throw EntityIndexError(.invalidParams, "deleting by ids needs the type of the entities")
+        }
+        if all && (!types.isEmpty || !domains.isEmpty) {
+            throw EntityIndexError(.invalidParams, "\"all\" deletes everything and takes no type, ids or domains")
+        }
+        let domains = domains.filter { !$0.isEmpty }
+        if !all && types.isEmpty && domains.isEmpty {
+            throw EntityIndexError(.invalidParams, "say what to delete: a type, ids with a type, domains, or all")
+        }
+        return domains
+    }
 }
 
 extension EntityStore {
@@ -33,16 +49,7 @@ extension EntityStore {
     /// - `domains`: entities in each domain `D` or below it (`D.*`), never `Dx` (`deleteSearchableItems(withDomainIdentifiers:)`);
     /// - `all`: everything, and the batch client state too (`deleteAllSearchableItems()`); it takes no other selector.
     public func delete(_ request: DeleteRequest) throws(EntityIndexError) -> Int {
-        if !request.ids.isEmpty && request.types.isEmpty {
-            throw EntityIndexError(.invalidParams, "deleting by ids needs the type of the entities")
-        }
-        if request.all && (!request.types.isEmpty || !request.domains.isEmpty) {
-            throw EntityIndexError(.invalidParams, "\"all\" deletes everything and takes no type, ids or domains")
-        }
-        let domains = request.domains.filter { !$0.isEmpty }
-        if !request.all && request.types.isEmpty && domains.isEmpty {
-            throw EntityIndexError(.invalidParams, "say what to delete: a type, ids with a type, domains, or all")
-        }
+        let domains = try request.checkedDomains()
         do {
             return try write { writer in
                 if request.all {

@@ -19,16 +19,7 @@ extension EntityStore {
     /// union), so that a preview and the delete that follows it agree. `all` also resets the client state, which the
     /// preview does not count.
     public func preview(_ request: DeleteRequest) throws(EntityIndexError) -> DeletePreview {
-        if !request.ids.isEmpty && request.types.isEmpty {
-            throw EntityIndexError(.invalidParams, "deleting by ids needs the type of the entities")
-        }
-        if request.all && (!request.types.isEmpty || !request.domains.isEmpty) {
-            throw EntityIndexError(.invalidParams, "\"all\" deletes everything and takes no type, ids or domains")
-        }
-        let domains = request.domains.filter { !$0.isEmpty }
-        if !request.all && request.types.isEmpty && domains.isEmpty {
-            throw EntityIndexError(.invalidParams, "say what to delete: a type, ids with a type, domains, or all")
-        }
+        let domains = try request.checkedDomains()
         do {
             return try db.read {
                 if !request.ids.isEmpty { return try previewIds(request, domains: domains) }

@@ -194,15 +194,15 @@ public final class EntityStore {
     /// Runs a write: in its own transaction, or inside the open batch, with the writer that hands its changes to
     /// the derived indexes. Every write purges expired entities.
     func write<T>(_ body: (IndexWriter) throws -> T) throws -> T {
-        if batchOpen {
-            return try db.savepoint("write") {
-                let writer = IndexWriter(self)
-                try purgeExpired(writer)
-                let result = try body(writer)
-                try writer.finish()
-                return result
-            }
+        // Every write purges the expired first, and its writer finishes before the commit.
+        func run() throws -> T {
+            let writer = IndexWriter(self)
+            try purgeExpired(writer)
+            let result = try body(writer)
+            try writer.finish()
+            return result
         }
+        if batchOpen { return try db.savepoint("write", run) }
         try prepareWrite()
         let transaction: Transaction
         do {
@@ -211,10 +211,7 @@ public final class EntityStore {
             throw lockError(error)
         }
         try checkFile()
-        let writer = IndexWriter(self)
-        try purgeExpired(writer)
-        let result = try body(writer)
-        try writer.finish()
+        let result = try run()
         try transaction.commit()
         return result
     }
