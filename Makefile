@@ -18,12 +18,19 @@ PY_PHONE_PACKAGES := phonenumbers==9.0.43
 
 all: release
 
-# System libraries: SQLite (FTS5), ICU, zstd and zlib, installed when pkg-config cannot find them.
+# System libraries: SQLite (FTS5), ICU, zstd and zlib, installed when pkg-config cannot find them; MeCab and its UTF-8
+# IPA dictionary (the readings of Japanese words), which have no pkg-config file, when their header or dictionary is
+# missing.
 deps:
 	@if ! pkg-config --exists sqlite3 icu-uc icu-i18n libzstd zlib 2>/dev/null; then \
 		echo "installing libsqlite3-dev libicu-dev libzstd-dev zlib1g-dev pkg-config"; \
 		SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
 		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq libsqlite3-dev libicu-dev libzstd-dev zlib1g-dev pkg-config >/dev/null; \
+	fi
+	@if [ ! -f /usr/include/mecab.h ] || [ ! -f /var/lib/mecab/dic/ipadic-utf8/sys.dic ]; then \
+		echo "installing libmecab-dev mecab-ipadic-utf8"; \
+		SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq libmecab-dev mecab-ipadic-utf8 >/dev/null; \
 	fi
 
 build: deps

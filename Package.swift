@@ -9,12 +9,12 @@ let package = Package(
     ],
     targets: [
         // Plain-C shim: SQLite helpers Swift cannot call, every ICU call (ICU headers never reach Swift), zstd and
-        // zlib for stored records.
+        // zlib for stored records, MeCab for the readings of Japanese words.
         .target(
             name: "CEntityIdx",
             linkerSettings: [
                 .linkedLibrary("sqlite3"), .linkedLibrary("icuuc"), .linkedLibrary("icui18n"), .linkedLibrary("zstd"),
-                .linkedLibrary("z"),
+                .linkedLibrary("z"), .linkedLibrary("mecab"),
             ]
         ),
         // What the process asks of the system, written once: stop signals, memory room, descriptor calls with their

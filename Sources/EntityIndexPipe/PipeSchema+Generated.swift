@@ -61,7 +61,7 @@ extension PipeSchema {
         "type": {"$ref": "#/$defs/typeName"}, "id": {"type": "string"}, "title": {"type": "string"},
         "score": {"type": "number"}, "engagement": {"type": "number"},
         "explain": {"type": "object"}, "highlights": {"type": "array", "items": {"type": "object", "required": ["field", "start", "end", "text"]}},
-        "matchedBy": {"type": "array", "items": {"enum": ["joined", "phone", "split", "stem", "synonym", "transliteration", "typo"]}, "description": "search: how the entity matched beyond the words as typed; absent when it matched as typed"}
+        "matchedBy": {"type": "array", "items": {"enum": ["joined", "phone", "reading", "split", "stem", "synonym", "transliteration", "typo"]}, "description": "search: how the entity matched beyond the words as typed; absent when it matched as typed"}
       }
     },
     "selectedEntity": {
@@ -269,7 +269,7 @@ extension PipeSchema {
                    "type": {"$ref": "#/$defs/typeName", "description": "The entity type whose properties are declared."},
                    "properties": {"type": "array", "items": {"type": "object", "required": ["name", "kind"], "additionalProperties": false, "properties": {"name": {"type": "string", "minLength": 1, "description": "The property's name."}, "kind": {"enum": ["string", "number", "integer", "boolean", "date", "strings"], "description": "How its values compare and sort."}, "sortable": {"type": "boolean", "description": "Whether it may be a sort key.", "default": true}, "indexingKey": {"type": "string", "pattern": "^[A-Za-z0-9_]+$", "description": "A Spotlight attribute the property stands for (its search weight), such as displayName or title."}}}, "description": "The declarations: a name, a kind, whether it sorts (default true) and an optional indexingKey (displayName, title, … weigh like the title). Required unless stemming or transliterate is given."},
                    "stemming": {"enum": ["none", "english"], "description": "english: English inflections also match; none: as written. With english the type's text also matches regular English inflections (candies and candy, boxes and box, running and run; Porter2 rules); none is the default. Left out: as it was."},
-                   "transliterate": {"enum": ["none", "latin"], "description": "latin: other scripts also match in Latin; none: as written. Words in Cyrillic, Greek, Arabic, Hebrew and other scripts (not Han, kana or Hangul) by ICU's Any-Latin; Latin-ASCII (and Russian-Latin/BGN for Cyrillic): smirnov finds Смирнов, ranked after the words as written. The default is none; left out: as it was."}}},
+                   "transliterate": {"enum": ["none", "latin"], "description": "latin: other scripts also match in Latin; none: as written. Words in Cyrillic, Greek, Arabic, Hebrew and other scripts (not Han, kana or Hangul) by ICU's Any-Latin; Latin-ASCII (and Russian-Latin/BGN for Cyrillic): smirnov finds Смирнов; Japanese in kanji or katakana by its readings (MeCab): まっちゃ and matcha find 抹茶ラテ; ranked after the words as written. The default is none; left out: as it was."}}},
       "result": {"type": "object", "required": ["declared"], "additionalProperties": false, "properties": {"declared": {"type": "integer"}}}
     },
     "declarations": {"description": "The declared property types of every entity type, and the types whose text is stemmed or transliterated.",

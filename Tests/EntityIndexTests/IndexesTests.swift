@@ -174,7 +174,7 @@ struct RandomWrites {
     static let words = [
         "Café", "crème", "brûlée", "東京", "Straße", "strasse", "tea", "green", "running", "candies", "boxes", "mug",
         "Paris", "Lyon", "#1042-A", "MacBook", "new", "York", "Ωmega", "naïve", "x", "Смирнов", "Санкт-Петербург",
-        "Αλέξανδρος", "מצרים",
+        "Αλέξανδρος", "מצרים", "抹茶ラテ", "田中太郎", "マッチャ",
     ]
     static let domains = ["shop", "shop.vip", "shop.vip.gold", "home", "shopx"]
 

@@ -119,6 +119,31 @@ int32_t eidx_transliterate(const char *utf8, int32_t length, int32_t form, char 
 /* 1 when this ICU can build the transform eidx_transliterate uses (building it for the calling thread), else 0. */
 int32_t eidx_transliterate_available(void);
 
+/* ---- Japanese readings (MeCab) ------------------------------------------------------------------------- */
+
+/* One morpheme of a text MeCab read: where it is in the input (UTF-8 byte offsets) and where its reading and
+ * pronunciation (katakana, as the dictionary spells them: 東京 トウキョウ, トーキョー) are in the text buffer; a
+ * morpheme the dictionary does not know has no reading (length 0). */
+typedef struct {
+    int32_t start;
+    int32_t end;
+    int32_t reading;
+    int32_t readingLength;
+    int32_t pronunciation;
+    int32_t pronunciationLength;
+} eidx_morpheme;
+
+/* Reads UTF-8 text with MeCab and its system dictionary (Debian's mecab-ipadic-utf8): writes at most `capacity`
+ * morphemes to `out` and their readings to `text`. Returns the number of morphemes; -2 when `out` or `text` is too
+ * small (*needed and *textNeeded say the sizes); -3 when no UTF-8 dictionary can be loaded; -1 on another error.
+ * The dictionary is loaded once per process; each thread has its own tagger, so it is safe from any thread. */
+int32_t eidx_readings(const char *utf8, int32_t length, eidx_morpheme *out, int32_t capacity, char *text,
+                      int32_t textCapacity, int32_t *needed, int32_t *textNeeded);
+
+/* Writes what identifies the dictionary ("UTF-8 102 392126": its charset, version and number of entries) into
+ * buffer and returns its length; 0 when none can be loaded. */
+int32_t eidx_reading_dictionary(char *buffer, int32_t capacity);
+
 /* ---- Folding for query modifiers ------------------------------------------------------------------------- */
 
 enum {

@@ -142,7 +142,7 @@ extension EntityStore {
         if query.terms.contains(where: { $0.stem != nil }) {
             highlighter.stemmed = try stemmedTypes()
         }
-        if query.terms.contains(where: { $0.latin != nil }) {
+        if query.terms.contains(where: { $0.latin != nil || $0.isCJK }) {
             highlighter.transliterated = try transliteratedTypes()
         }
         let budget = ResultBudget(limit: maxResultBytes)

@@ -170,6 +170,9 @@ struct Highlighter {
                     }
                 }
             }
+            if latin, case .cjk(let chars) = word {
+                result += readingRanges(chars, utf8, written: terms, tracker: &tracker)
+            }
             guard hit else { continue }
             if case .cjk(let chars) = word {
                 // Mark only the characters of the matched CJK words.
@@ -247,7 +250,7 @@ struct Highlighter {
 /// digits or national form of a number, or the record's synonyms.
 struct MatchTracker {
     enum Field { case title, synonym, other }
-    enum Way: String { case typo, stem, phone, transliteration }
+    enum Way: String { case typo, stem, phone, transliteration, reading }
 
     var field = Field.other
     private var typed: [Bool]
@@ -272,7 +275,7 @@ struct MatchTracker {
         }
     }
 
-    /// `synonym` when a term matched a synonym and not the title; `typo`, `stem`, `phone`, `transliteration` for a
+    /// `synonym` when a term matched a synonym and not the title; `typo`, `stem`, `phone`, `transliteration`, `reading` for a
     /// term that matched nowhere as typed; sorted, empty when every term matched as typed.
     var matchedBy: [String] {
         var all = Set<String>()

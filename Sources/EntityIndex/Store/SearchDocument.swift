@@ -24,7 +24,8 @@ struct SearchDocument {
 
     /// `stemming`: each column's words are also indexed by their stems (`Stemming`), after the words.
     /// `transliterating`: the words of other scripts in the title, names, subtitle and string properties are also
-    /// indexed by their Latin form (`Transliteration`), after the words and stems; not the description (prose,
+    /// indexed by their Latin form (`Transliteration`), and their Japanese words by their readings (`Readings`), after
+    /// the words and stems; not the description (prose,
     /// where the cost per record is largest) nor the id.
     init(
         _ record: EntityRecord, declarations: [String: PropertyDeclaration], stemming: Bool = false,
@@ -52,7 +53,7 @@ struct SearchDocument {
             if keepingCodes { codes += found }
             vocabulary += terms.filter(Self.isVocabularyWord)
             var indexed = stemming ? terms + Stemming.stemTerms(terms) : terms
-            if latin && transliterating { indexed += Transliteration.latinTerms(terms) }
+            if latin && transliterating { indexed += Transliteration.latinTerms(terms) + Readings.terms(parts) }
             return indexed.joined(separator: " ")
         }
         columns = [

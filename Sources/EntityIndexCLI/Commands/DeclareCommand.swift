@@ -13,7 +13,7 @@ struct DeclareCommand: Command {
             ("stemming=", "english: the type's text also matches regular English inflections; none: words as written"),
             (
                 "transliterate=",
-                "latin: the type's words of other scripts also match by their Latin letters; none: as written"
+                "latin: the type's words of other scripts also match by their Latin letters, Japanese by its readings; none: as written"
             ),
         ],
         discussion: """
@@ -26,7 +26,9 @@ struct DeclareCommand: Command {
             entityidx declare --type recipe --stemming english
             --transliterate latin makes the type's words in Cyrillic, Greek, Arabic, Hebrew and other scripts (not
             Han, kana or Hangul) also match by their Latin transliteration (smirnov finds Смирнов, alexandros finds
-            Αλέξανδρος), ranked after the words as written, off by default; the type's entities are indexed again.
+            Αλέξανδρος), and Japanese in kanji or katakana by its readings in kana and Latin letters (まっちゃ and
+            matcha find 抹茶ラテ), ranked after the words as written, off by default; the type's entities are indexed
+            again.
             Example: entityidx declare --type person --transliterate latin
             Without --type, lists the declarations.
             """)

@@ -92,7 +92,7 @@ complete -c entityidx -n "__fish_seen_subcommand_from donate" -l type -x -a "(__
 complete -c entityidx -n "__fish_seen_subcommand_from reindex" -l type -x -a "(__entityidx_types)" -d 'with request: the type to reindex (all types when absent)'
 complete -c entityidx -n "__fish_seen_subcommand_from declare" -l type -x -a "(__entityidx_types)" -d 'the entity type to declare properties for'
 complete -c entityidx -n "__fish_seen_subcommand_from declare" -l stemming -x -d 'english: the type\'s text also matches regular English inflections; none: words as written'
-complete -c entityidx -n "__fish_seen_subcommand_from declare" -l transliterate -x -d 'latin: the type\'s words of other scripts also match by their Latin letters; none: as written'
+complete -c entityidx -n "__fish_seen_subcommand_from declare" -l transliterate -x -d 'latin: the type\'s words of other scripts also match by their Latin letters, Japanese by its readings; none: as written'
 complete -c entityidx -n "__fish_seen_subcommand_from lint" -l within -x -d 'will-expire reports entities that expire within DAYS days (default 7)'
 complete -c entityidx -n "__fish_seen_subcommand_from lint" -l strict -d 'exit with status 1 when anything is found'
 complete -c entityidx -n "__fish_seen_subcommand_from drill" -l restore -r -F -d 'the records the app\'s reindex delegate pushes back (a JSON array or NDJSON; - for stdin)'

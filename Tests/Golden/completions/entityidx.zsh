@@ -175,7 +175,7 @@ _entityidx() {
                 declare) _arguments \
                     '--type[the entity type to declare properties for]:type:_entityidx_types' \
                     '--stemming[english\: the type'\''s text also matches regular English inflections; none\: words as written]:stemming:' \
-                    '--transliterate[latin\: the type'\''s words of other scripts also match by their Latin letters; none\: as written]:transliterate:' \
+                    '--transliterate[latin\: the type'\''s words of other scripts also match by their Latin letters, Japanese by its readings; none\: as written]:transliterate:' \
                     '--db[the database file (default\: $ENTITYIDX_DB, else ./entityidx.sqlite)]:file:_files' \
                     '--now[fix the clock (ISO-8601 with a zone), for reproducible expiry and recency]:now:' \
                     '--json[print the pipe'\''s result object as JSON]' \

@@ -123,7 +123,7 @@ export interface Entity<P extends PropertiesOf<P> = Properties>
   /** The matched spans, with `highlight: true`. */
   highlights?: Highlight[];
   /** How a search result matched beyond the words as typed; absent when it matched as typed. */
-  matchedBy?: ("joined" | "phone" | "split" | "stem" | "synonym" | "transliteration" | "typo")[];
+  matchedBy?: ("joined" | "phone" | "reading" | "split" | "stem" | "synonym" | "transliteration" | "typo")[];
 }
 
 /** Types for a union: one type, or several (`["order", "product"]`) answered as if the index held only them. */
@@ -439,7 +439,8 @@ export interface PropertyDeclaration {
 export type Stemming = "none" | "english";
 /**
  * Whether a type's words of other scripts (Cyrillic, Greek, Arabic, Hebrew…; not Han, kana or Hangul) also match by
- * their Latin transliteration: `latin` (`smirnov` finds `Смирнов`), `none` (as written, the default).
+ * their Latin transliteration, and Japanese by its readings: `latin` (`smirnov` finds `Смирнов`, `matcha` finds
+ * `抹茶ラテ`), `none` (as written, the default).
  */
 export type Transliteration = "none" | "latin";
 export interface DeclareParams {
