@@ -189,6 +189,26 @@ public final class Connection: @unchecked Sendable {
         waitForLocks(timeoutSeconds: Double(milliseconds) / 1000)
     }
 
+    /// Runs `body` again each time it fails with SQLITE_BUSY outside a transaction, waiting between tries as the
+    /// busy handler does, until `lockWait` gives up (its timeout, a stop signal, the request's budget).
+    ///
+    /// SQLite calls the busy handler only while a connection holds no lock: a statement that reads first and then
+    /// asks for the write lock fails with SQLITE_BUSY at once, without waiting, when another connection holds or
+    /// wants that lock, since waiting on each other could deadlock (https://sqlite.org/c3ref/busy_handler.html).
+    /// `PRAGMA journal_mode = WAL` on a database in rollback mode is such a statement: it reads the header, then
+    /// takes the write lock to mark the file WAL (`sqlite3BtreeSetVersion`). The failed statement has let go of its
+    /// read lock, so the other connection can finish, and the next try starts from no lock.
+    public func retryingWhileBusy<T>(_ body: () throws -> T) rethrows -> T {
+        var count: Int32 = 0
+        while true {
+            do {
+                return try body()
+            } catch let error as SQLiteError where error.isBusy && !isInTransaction && lockWait.shouldRetry(count) {
+                count += 1
+            }
+        }
+    }
+
     /// Makes closing this connection leave its `-wal` and `-shm` files untouched: no checkpoint into the database
     /// file and no deletion (https://sqlite.org/c3ref/c_dbconfig_defensive.html#sqlitedbconfignockptonclose), for a
     /// connection whose file is no longer the one at its path, so that its close cannot act on another file's.

@@ -186,4 +186,18 @@ import Testing
         #expect(try run(["lint", "a", "b"]).status == 64)
         #expect(try run(["lint", "--within", "soon"]).status == 64)
     }
+
+    /// Debian's packages (Tests/Fixtures/debian-sample.ndjson) hold numbers, strings and lists, some properties
+    /// left out: none holds values of two kinds, so `mixed-kinds` finds nothing, in the index or in a push.
+    @Test func debiansPackagesHaveNoMixedKinds() throws {
+        let packages = TestSupport.repository + "/Tests/Fixtures/debian-sample.ndjson"
+        #expect(try run(["ingest", packages]).status == 0)
+        for arguments in [["lint", "--json"], ["lint", packages, "--json"]] {
+            let lint = try run(arguments)
+            #expect(lint.status == 0, "\(lint.stderr)")
+            #expect(lint.json["findings"]?.array != nil)
+            #expect(lint.json["counts"]?["mixed-kinds"] == 0, "\(arguments)")
+            #expect(lint.json["findings"]?.array?.contains { $0["code"] == "mixed-kinds" } == false)
+        }
+    }
 }

@@ -84,8 +84,12 @@ public final class EntityStore {
             try db.registerRankFunction()
             try db.execute("PRAGMA foreign_keys = ON")
             if !isReadOnly && path != DatabaseFile.inMemory {
-                let mode = try db.scalar("PRAGMA journal_mode")?.string ?? ""
-                if mode != "wal" { try db.execute("PRAGMA journal_mode = WAL") }
+                // Switching a new file to WAL takes the write lock after a read lock: when another process opening
+                // the same new file holds it, SQLite fails at once instead of waiting (see `retryingWhileBusy`).
+                try db.retryingWhileBusy {
+                    let mode = try db.scalar("PRAGMA journal_mode")?.string ?? ""
+                    if mode != "wal" { try db.execute("PRAGMA journal_mode = WAL") }
+                }
             }
             try db.execute("PRAGMA synchronous = NORMAL")
             try db.execute("PRAGMA cache_size = -65536")  // 64 MiB, used only as the database grows
