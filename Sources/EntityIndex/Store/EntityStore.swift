@@ -154,6 +154,11 @@ public final class EntityStore {
             }
         }
         indexesAreCurrent = try staleIndexes().isEmpty
+        // No entity yet: another process is making this new index and has not stamped it, or it was never written.
+        // Rebuilding empty indexes costs nothing, and saying they were made by another version would be wrong.
+        if try !isReadOnly && !indexesAreCurrent && db.scalar("SELECT EXISTS (SELECT 1 FROM entity)")?.int == 0 {
+            try rebuildStale()
+        }
         if !isReadOnly && !indexesAreCurrent { try rebuildStale(onOpen: true) }
         // A schema upgrade already writes (and new columns are filled by a rebuild): then the rebuild happens now.
         if !applied.isEmpty && !isNew { try rebuildStale() }
