@@ -51,7 +51,7 @@ enum Report {
             guard let heading = text.range(of: "\n\n") else { return text }
             return String(text[..<heading.upperBound]) + kept + String(text[heading.upperBound...])
         }
-        let stops = ["## Synthetic corpus", "## Reading the ratios", "<!-- spotlight"]
+        let stops = ["## Synthetic corpus", "## Reading the ratios", "<!-- spotlight", "<!-- kept: "]
         if real.isEmpty, let section = old.flatMap({ existing($0, from: "## Real corpus", to: stops) }) {
             md += keep(section) + "\n"
         }
@@ -64,8 +64,23 @@ enum Report {
         if let old, let spotlight = SpotlightRun.existingSection(in: old) {
             md += "\n" + spotlight
         }
+        // Sections written by other scripts (scripts/facet-check.py, scripts/tier-cost.py), between `<!-- kept: `
+        // and `<!-- /kept -->`: kept as they are.
+        if let old { md += keptSections(in: old) }
         try md.write(toFile: dir + "/benchmarks.md", atomically: true, encoding: .utf8)
         print("\nwrote \(dir)/benchmarks.md")
+    }
+
+    /// Every section of `text` between `<!-- kept: NAME -->` and `<!-- /kept -->`, each after a blank line.
+    static func keptSections(in text: String) -> String {
+        var md = "", rest = text[...]
+        while let a = rest.range(of: "<!-- kept: "),
+            let b = rest.range(of: "<!-- /kept -->", range: a.upperBound..<rest.endIndex)
+        {
+            md += "\n" + rest[a.lowerBound..<b.upperBound] + "\n"
+            rest = rest[b.upperBound...]
+        }
+        return md
     }
 
     /// The text of an earlier report from the heading `from` up to the first of the headings `to` after it (or its
