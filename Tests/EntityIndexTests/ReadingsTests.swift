@@ -8,7 +8,7 @@ import Testing
 
 /// The readings of Japanese words in a transliterated type (`Readings`): text in kanji is also found by its reading
 /// in kana and in Latin letters, marked and explained, ranked after the text as written; tested on words and names
-/// no one here wrote (Debian's iso-codes and SKK dictionary, `scripts/japanese-fixtures.py`).
+/// no one here wrote (Debian's iso-codes and SKK dictionary, `scripts/name-fixtures.py`).
 @Suite struct ReadingsTests {
     static func ids(_ store: EntityStore, _ query: String, type: String? = nil, limit: Int = 10) throws -> [String] {
         try store.search(SearchRequest(query: query, type: type, limit: limit)).map(\.key.id)
