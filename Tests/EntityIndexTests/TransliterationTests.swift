@@ -12,8 +12,8 @@ import Testing
         try store.search(SearchRequest(query: query, type: type, limit: limit)).map(\.key.id)
     }
 
-    /// Country names in Russian, Greek, Arabic and Hebrew (Debian's iso-codes, `scripts/name-fixtures.py`), one entity of type `country` each,
-    /// with ids `ru-DE`, `el-DE`, `ar-DE`, `he-DE`…
+    /// Country names in Russian, Greek, Arabic and Hebrew (Debian's iso-codes, `scripts/name-fixtures.py`), one
+    /// entity of type `country` each, with ids `ru-DE`, `el-DE`, `ar-DE`, `he-DE`…
     static func countries() throws -> EntityStore {
         let store = try TestSupport.store()
         let text = TestSupport.read(TestSupport.repository + "/Tests/Fixtures/iso-country-names.ndjson") ?? ""
