@@ -34,14 +34,8 @@ extension Highlighter {
     /// The morphemes (their byte ranges in the run) under each place where the CJK term `q` matches a reading.
     static func kanaMatches(_ q: [String], prefix: Bool, in reading: Readings.ReadingRun) -> [Range<Int>] {
         let chars = TextAnalyzer.tokens(reading.reading, document: true)
-        let texts = chars.map(\.text)
         var found: [Range<Int>] = []
-        for i in 0..<texts.count where i + q.count <= texts.count {
-            let window = texts[i..<(i + q.count)]
-            let hit = zip(window, q).enumerated().allSatisfy { k, pair in
-                pair.0 == pair.1 || (prefix && k == q.count - 1 && pair.0.hasPrefix(pair.1))
-            }
-            guard hit else { continue }
+        for i in cjkMatches(q, prefix: prefix, in: chars.map(\.text)) {
             let span = chars[i].start..<chars[i + q.count - 1].end
             for (k, (m, start)) in reading.morphemes.enumerated() {
                 let end = k + 1 < reading.morphemes.count ? reading.morphemes[k + 1].1 : reading.reading.utf8.count
@@ -49,13 +43,5 @@ extension Highlighter {
             }
         }
         return found
-    }
-}
-
-extension QueryTerm {
-    /// Whether the term is a run of CJK characters.
-    var isCJK: Bool {
-        if case .cjk = kind { return true }
-        return false
     }
 }

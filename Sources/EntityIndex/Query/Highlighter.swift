@@ -79,6 +79,20 @@ struct Highlighter {
         return spans
     }
 
+    /// Where the CJK term `q` (its characters) matches a run of characters `texts`: the index of each first
+    /// character; the last character as a prefix while typing.
+    static func cjkMatches(_ q: [String], prefix: Bool, in texts: [String]) -> [Int] {
+        (0..<texts.count).filter { i in
+            guard i + q.count <= texts.count else { return false }
+            let window = texts[i..<(i + q.count)]
+            return q.count == 1
+                ? window.first == q[0]
+                : zip(window, q).enumerated().allSatisfy { k, pair in
+                    pair.0 == pair.1 || (prefix && k == q.count - 1 && pair.0.hasPrefix(pair.1))
+                }
+        }
+    }
+
     /// How many UTF-16 code units the UTF-8 bytes encode: one per character, two for one of 4 bytes.
     static func utf16Count(_ bytes: ArraySlice<UInt8>) -> Int {
         var n = 0
@@ -177,18 +191,11 @@ struct Highlighter {
             if case .cjk(let chars) = word {
                 // Mark only the characters of the matched CJK words.
                 var marked = [Bool](repeating: false, count: chars.count)
+                let texts = chars.map(\.text)
                 for term in query.terms {
                     guard case .cjk(let q) = term.kind else { continue }
-                    let texts = chars.map(\.text)
-                    for i in 0..<texts.count where i + q.count <= texts.count {
-                        let window = texts[i..<(i + q.count)]
-                        let hit =
-                            q.count == 1
-                            ? window.first == q[0]
-                            : zip(window, q).enumerated().allSatisfy { k, pair in
-                                pair.0 == pair.1 || (term.prefix && k == q.count - 1 && pair.0.hasPrefix(pair.1))
-                            }
-                        if hit { for k in i..<(i + q.count) { marked[k] = true } }
+                    for i in Self.cjkMatches(q, prefix: term.prefix, in: texts) {
+                        for k in i..<(i + q.count) { marked[k] = true }
                     }
                 }
                 var i = 0

@@ -60,6 +60,12 @@ struct QueryTerm: Sendable {
         }
     }
 
+    /// Whether the term is a run of CJK characters.
+    var isCJK: Bool {
+        if case .cjk = kind { return true }
+        return false
+    }
+
     /// The text shown in explanations.
     var display: String {
         switch kind {
